@@ -1,0 +1,65 @@
+// The service's configuration, read from the environment once at start and validated: a bad value
+// stops the service with a message that names the variable.
+import { z } from 'zod';
+
+const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
+
+const emptyAsUnset = (value: unknown) => (value === '' ? undefined : value);
+
+const httpUrl = z
+  .string()
+  .url()
+  .refine((value) => /^https?:$/.test(new URL(value).protocol), 'must be an http:// or https:// URL');
+
+const integer = (min: number, max: number) => z.coerce.number().int().min(min).max(max);
+
+const EnvSchema = z.object({
+  PORT: z.preprocess(emptyAsUnset, integer(0, 65_535).default(4000)),
+  HOST: z.preprocess(emptyAsUnset, z.string().default('0.0.0.0')),
+  PARTNER_API_URL: z.preprocess(emptyAsUnset, httpUrl.optional()),
+  PARTNER_OPEN_API_URL: z.preprocess(emptyAsUnset, httpUrl.optional()),
+  PARTNER_APP_KEY: z.preprocess(emptyAsUnset, z.string().optional()),
+  UPSTREAM_TIMEOUT_MS: z.preprocess(emptyAsUnset, integer(1, 120_000).default(5000)),
+  LISTING_FEE_BATCH_MAX: z.preprocess(emptyAsUnset, integer(1, 1000).default(50)),
+  MAX_BODY_BYTES: z.preprocess(emptyAsUnset, integer(1024, 64 * 1024 * 1024).default(1024 * 1024)),
+  LOG_LEVEL: z.preprocess(emptyAsUnset, z.enum(LOG_LEVELS).default('info')),
+  NODE_ENV: z.preprocess(emptyAsUnset, z.enum(['development', 'production', 'test']).default('development')),
+});
+
+export interface Config {
+  port: number;
+  host: string;
+  /** `{base_url}`; null means: start the embedded partner simulator and use it. */
+  partnerApiUrl: string | null;
+  /** `{open_api_url}`; defaults to partnerApiUrl. */
+  partnerOpenApiUrl: string | null;
+  partnerAppKey: string | null;
+  upstreamTimeoutMs: number;
+  listingFeeBatchMax: number;
+  maxBodyBytes: number;
+  logLevel: (typeof LOG_LEVELS)[number];
+  production: boolean;
+}
+
+export class ConfigError extends Error {}
+
+export function loadConfig(env: NodeJS.ProcessEnv): Config {
+  const parsed = EnvSchema.safeParse(env);
+  if (!parsed.success) {
+    const problems = parsed.error.issues.map((issue) => `${issue.path.join('.')}: ${issue.message}`);
+    throw new ConfigError(`Invalid configuration:\n  ${problems.join('\n  ')}`);
+  }
+  const values = parsed.data;
+  return {
+    port: values.PORT,
+    host: values.HOST,
+    partnerApiUrl: values.PARTNER_API_URL ?? null,
+    partnerOpenApiUrl: values.PARTNER_OPEN_API_URL ?? values.PARTNER_API_URL ?? null,
+    partnerAppKey: values.PARTNER_APP_KEY ?? null,
+    upstreamTimeoutMs: values.UPSTREAM_TIMEOUT_MS,
+    listingFeeBatchMax: values.LISTING_FEE_BATCH_MAX,
+    maxBodyBytes: values.MAX_BODY_BYTES,
+    logLevel: values.LOG_LEVEL,
+    production: values.NODE_ENV === 'production',
+  };
+}

@@ -1,0 +1,77 @@
+// Everything one GraphQL request carries: the caller's credential, its request id, and its own
+// loaders. Built fresh for every request, so no loaded data can reach another request or user.
+import { randomUUID } from 'node:crypto';
+import type { YogaInitialContext } from 'graphql-yoga';
+import { UnauthenticatedError } from './errors.js';
+import { createInventoryPageLoader, type InventoryPageLoader } from './loaders/inventory-page-loader.js';
+import { createListingFeeLoader, type ListingFeeLoader } from './loaders/listing-fee-loader.js';
+import type { PartnerApi } from './partner/index.js';
+
+export interface Credentials {
+  /** The caller's partner access token, from `Authorization: Bearer <token>`; null when absent. */
+  accessToken: string | null;
+}
+
+export interface Loaders {
+  inventoryPage: InventoryPageLoader;
+  listingFee: ListingFeeLoader;
+}
+
+export interface TradegraphContext {
+  credentials: Credentials;
+  loaders: Loaders;
+  requestId: string;
+}
+
+export interface ContextDependencies {
+  partner: PartnerApi;
+  listingFeeBatchMax: number;
+}
+
+// RFC 6750 b64token, bounded so that a huge header is refused rather than forwarded.
+const BEARER = /^Bearer +([A-Za-z0-9\-._~+/]{1,4096}=*) *$/i;
+const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
+
+export function parseCredentials(authorization: string | null): Credentials {
+  if (authorization === null || authorization.trim() === '') return { accessToken: null };
+  const match = BEARER.exec(authorization);
+  if (!match) {
+    // The header's value is never quoted back: it is a credential.
+    throw new UnauthenticatedError("The Authorization header must have the form 'Bearer <token>'.");
+  }
+  return { accessToken: match[1]! };
+}
+
+/** The caller's x-request-id when it is a sane token, otherwise a fresh one. */
+export function requestIdOf(request: Request): string {
+  const given = request.headers.get('x-request-id');
+  return given && REQUEST_ID.test(given) ? given : randomUUID();
+}
+
+export function createLoaders(
+  { partner, listingFeeBatchMax }: ContextDependencies,
+  credentials: Credentials,
+  call: { signal?: AbortSignal; requestId: string },
+): Loaders {
+  return {
+    inventoryPage: createInventoryPageLoader((page) =>
+      partner.readInventoryPage({ ...page, accessToken: credentials.accessToken, ...call }),
+    ),
+    listingFee: createListingFeeLoader(
+      (items) => partner.calculateListingFees({ items, ...call }),
+      listingFeeBatchMax,
+    ),
+  };
+}
+
+export function createContextFactory(dependencies: ContextDependencies) {
+  return ({ request }: YogaInitialContext): TradegraphContext => {
+    const credentials = parseCredentials(request.headers.get('authorization'));
+    const requestId = requestIdOf(request);
+    return {
+      credentials,
+      requestId,
+      loaders: createLoaders(dependencies, credentials, { signal: request.signal, requestId }),
+    };
+  };
+}

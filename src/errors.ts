@@ -1,0 +1,106 @@
+// The closed set of error codes this API answers with, each raised by exactly one condition.
+// The README's error table lists the same codes; keep the two in step.
+import { GraphQLError } from 'graphql';
+
+export const ErrorCode = {
+  /** An argument or input value is out of range or malformed; nothing was sent upstream. */
+  BAD_USER_INPUT: 'BAD_USER_INPUT',
+  /** The Authorization header is malformed, or the partner API answered HTTP 401. */
+  UNAUTHENTICATED: 'UNAUTHENTICATED',
+  /** The partner API answered HTTP 403 (the token lacks a permission). */
+  FORBIDDEN: 'FORBIDDEN',
+  /** The partner API answered HTTP 429; `retryAfter` holds its Retry-After in seconds, if sent. */
+  RATE_LIMITED: 'RATE_LIMITED',
+  /** The partner API's envelope reported a failure; `upstream` holds its error fields as sent. */
+  UPSTREAM_ERROR: 'UPSTREAM_ERROR',
+  /** The partner API answered something that is not a well-formed envelope of the expected shape. */
+  UPSTREAM_BAD_RESPONSE: 'UPSTREAM_BAD_RESPONSE',
+  /** The partner API could not be reached (refused, reset, HTTP 5xx) or its circuit is open. */
+  UPSTREAM_UNAVAILABLE: 'UPSTREAM_UNAVAILABLE',
+  /** The partner API did not answer within UPSTREAM_TIMEOUT_MS. */
+  UPSTREAM_TIMEOUT: 'UPSTREAM_TIMEOUT',
+} as const;
+export type ErrorCode = (typeof ErrorCode)[keyof typeof ErrorCode];
+
+/** Base of every error this API raises on purpose: its message and extensions are safe to show. */
+export abstract class TradegraphError extends GraphQLError {
+  abstract readonly code: ErrorCode;
+  protected constructor(message: string, code: ErrorCode, extensions: Record<string, unknown> = {}) {
+    super(message, { extensions: { code, ...extensions } });
+  }
+}
+
+export class BadUserInputError extends TradegraphError {
+  readonly code = ErrorCode.BAD_USER_INPUT;
+  constructor(message: string, argumentName?: string) {
+    super(message, ErrorCode.BAD_USER_INPUT, argumentName ? { argumentName } : {});
+  }
+}
+
+export class UnauthenticatedError extends TradegraphError {
+  readonly code = ErrorCode.UNAUTHENTICATED;
+  constructor(message: string) {
+    super(message, ErrorCode.UNAUTHENTICATED);
+  }
+}
+
+export class ForbiddenError extends TradegraphError {
+  readonly code = ErrorCode.FORBIDDEN;
+  constructor(message: string) {
+    super(message, ErrorCode.FORBIDDEN);
+  }
+}
+
+export class RateLimitedError extends TradegraphError {
+  readonly code = ErrorCode.RATE_LIMITED;
+  constructor(
+    message: string,
+    readonly retryAfter: number | undefined,
+  ) {
+    super(message, ErrorCode.RATE_LIMITED, retryAfter === undefined ? {} : { retryAfter });
+  }
+}
+
+/** The error fields of a failed partner envelope, exactly as the partner sent them. */
+export interface UpstreamErrorFields {
+  errorCode: unknown;
+  errorCodeStr: unknown;
+  errorMsg: unknown;
+  errorData: unknown;
+}
+
+export class PartnerEnvelopeError extends TradegraphError {
+  readonly code = ErrorCode.UPSTREAM_ERROR;
+  constructor(
+    operation: string,
+    readonly upstream: UpstreamErrorFields,
+  ) {
+    const detail = typeof upstream.errorMsg === 'string' && upstream.errorMsg ? `: ${upstream.errorMsg}` : '';
+    super(
+      `The partner API refused '${operation}' with error code ${String(upstream.errorCode)}${detail}.`,
+      ErrorCode.UPSTREAM_ERROR,
+      { upstream },
+    );
+  }
+}
+
+export class UpstreamBadResponseError extends TradegraphError {
+  readonly code = ErrorCode.UPSTREAM_BAD_RESPONSE;
+  constructor(operation: string, reason: string) {
+    super(`The partner API answered '${operation}' with a malformed response: ${reason}.`, ErrorCode.UPSTREAM_BAD_RESPONSE);
+  }
+}
+
+export class UpstreamUnavailableError extends TradegraphError {
+  readonly code = ErrorCode.UPSTREAM_UNAVAILABLE;
+  constructor(operation: string, reason: string) {
+    super(`The partner API is unavailable for '${operation}': ${reason}.`, ErrorCode.UPSTREAM_UNAVAILABLE);
+  }
+}
+
+export class UpstreamTimeoutError extends TradegraphError {
+  readonly code = ErrorCode.UPSTREAM_TIMEOUT;
+  constructor(operation: string, timeoutMs: number) {
+    super(`The partner API did not answer '${operation}' within ${timeoutMs} ms.`, ErrorCode.UPSTREAM_TIMEOUT);
+  }
+}

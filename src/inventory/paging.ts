@@ -1,0 +1,100 @@
+// Relay connection paging over the partner API's forward paging (startAssetId, count). The
+// partner document leaves open whether `startAssetId` includes the asset it names and how large
+// `count` may be; the walk below is exact under every reading (no item twice, none skipped).
+import { BadUserInputError, UpstreamBadResponseError } from '../errors.js';
+import type { InventoryPageLoader } from '../loaders/inventory-page-loader.js';
+import { READ_INVENTORY } from '../partner/inventory.js';
+import { decodeItemCursor, encodeItemCursor, type ItemCursor } from './cursor.js';
+import type { InventoryItemModel, InventoryRef } from './model.js';
+
+export const DEFAULT_PAGE_SIZE = 20;
+export const MAX_PAGE_SIZE = 100;
+
+export interface ItemEdge {
+  cursor: string;
+  node: InventoryItemModel;
+}
+
+/** What `InventoryItemConnection` is built from. */
+export interface ItemsPage {
+  edges: ItemEdge[];
+  nodes: InventoryItemModel[];
+  pageInfo: { hasNextPage: boolean; hasPreviousPage: boolean; startCursor: string | null; endCursor: string | null };
+  totalCount: number | null;
+}
+
+export interface ItemsArgs {
+  first: number;
+  after: ItemCursor | null;
+}
+
+/** Validates `first` and `after` before anything is sent upstream. */
+export function parseItemsArgs(first: number | null | undefined, after: string | null | undefined): ItemsArgs {
+  const size = first ?? DEFAULT_PAGE_SIZE;
+  if (!Number.isInteger(size) || size < 0 || size > MAX_PAGE_SIZE) {
+    throw new BadUserInputError(
+      `Argument 'first' must be an integer from 0 to ${MAX_PAGE_SIZE}; got ${size}.`,
+      'first',
+    );
+  }
+  return { first: size, after: after === null || after === undefined ? null : decodeItemCursor(after) };
+}
+
+/**
+ * Loads `first` items after the cursor, plus one to learn whether more follow. When the partner
+ * API answers fewer items than asked (it may cap `count`), the walk goes on from the last asset
+ * until it has enough or the inventory ends. The end is an empty answer, or a short answer that
+ * reaches the partner's `total`.
+ */
+export async function loadItemsPage(
+  loader: InventoryPageLoader,
+  inventory: InventoryRef,
+  { first, after }: ItemsArgs,
+): Promise<ItemsPage> {
+  const wanted = first + 1;
+  const collected: InventoryItemModel[] = [];
+  const seen = new Set<string>();
+  const firstIndex = after ? after.index + 1 : 0;
+  let start = after?.assetId ?? null;
+  let total: number | null | undefined;
+
+  while (collected.length < wanted) {
+    const missing = wanted - collected.length;
+    // One more than missing: if the partner API reads startAssetId inclusively, its first item is
+    // the start asset itself, which is dropped below.
+    const count = start === null ? missing : missing + 1;
+    const page = await loader.load({ ...inventory, startAssetId: start, count });
+    if (total === undefined) total = page.total;
+    let items = page.items;
+    if (start !== null && items.length > 0 && items[0]!.assetId === start) items = items.slice(1);
+    if (items.length === 0) break;
+    for (const item of items.slice(0, missing)) {
+      if (seen.has(item.assetId) || item.assetId === after?.assetId) {
+        throw new UpstreamBadResponseError(READ_INVENTORY, `asset ${item.assetId} was answered twice while paging`);
+      }
+      seen.add(item.assetId);
+      collected.push(item);
+    }
+    if (collected.length >= wanted) break;
+    if (typeof total === 'number' && firstIndex + collected.length >= total) break;
+    start = collected[collected.length - 1]!.assetId;
+  }
+
+  const hasNextPage = collected.length > first;
+  const nodes = collected.slice(0, first);
+  const edges = nodes.map((node, offset) => ({
+    cursor: encodeItemCursor({ assetId: node.assetId, index: firstIndex + offset }),
+    node,
+  }));
+  return {
+    edges,
+    nodes,
+    pageInfo: {
+      hasNextPage,
+      hasPreviousPage: false,
+      startCursor: edges[0]?.cursor ?? null,
+      endCursor: edges[edges.length - 1]?.cursor ?? null,
+    },
+    totalCount: total ?? null,
+  };
+}

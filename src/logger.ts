@@ -1,0 +1,31 @@
+// The service's structured JSON logger. Secrets are redacted by path as a second line of defence;
+// the first is that no code logs a token, a key or an upstream query string.
+import pino, { type DestinationStream, type Logger } from 'pino';
+
+export const REDACT_PATHS = [
+  'accessToken',
+  'access_token',
+  'appKey',
+  'authorization',
+  '*.accessToken',
+  '*.access_token',
+  '*.appKey',
+  '*.authorization',
+  'headers.authorization',
+  'headers["app-key"]',
+  'req.headers.authorization',
+  'req.headers["app-key"]',
+];
+
+export function createLogger(level: string, destination?: DestinationStream): Logger {
+  return pino(
+    {
+      name: 'tradegraph',
+      level,
+      redact: { paths: REDACT_PATHS, censor: '[redacted]' },
+      base: { service: 'tradegraph' },
+    },
+    // Asynchronous writes: logging never blocks a request on stdout.
+    destination ?? pino.destination({ dest: 1, sync: false }),
+  );
+}

@@ -1,0 +1,74 @@
+// The entry point and the only module that reads the environment and listens. Without
+// PARTNER_API_URL it starts the embedded partner simulator and points the service at it.
+import { ConfigError, loadConfig, type Config } from './config.js';
+import { createLogger } from './logger.js';
+import { createTradegraph } from './server.js';
+import { DEMO_ACCESS_TOKEN, DEMO_APP_KEY } from './simulator/data.js';
+import { startSimulator, type PartnerSimulator } from './simulator/server.js';
+
+/** How long in-flight requests may take to finish after SIGTERM before connections are cut. */
+const SHUTDOWN_GRACE_MS = 10_000;
+
+async function main(): Promise<void> {
+  let config: Config;
+  try {
+    config = loadConfig(process.env);
+  } catch (error) {
+    if (!(error instanceof ConfigError)) throw error;
+    process.stderr.write(`tradegraph: ${error.message}\n`);
+    process.exit(1);
+  }
+  const logger = createLogger(config.logLevel);
+
+  let simulator: PartnerSimulator | null = null;
+  let partnerApiUrl = config.partnerApiUrl;
+  let partnerOpenApiUrl = config.partnerOpenApiUrl;
+  let partnerAppKey = config.partnerAppKey;
+  if (partnerApiUrl === null) {
+    simulator = await startSimulator();
+    partnerApiUrl = partnerOpenApiUrl = simulator.url;
+    partnerAppKey ??= DEMO_APP_KEY;
+    logger.info(
+      { simulatorUrl: simulator.url },
+      'PARTNER_API_URL is not set: serving from the embedded partner simulator (demo data)',
+    );
+  } else if (partnerAppKey === null) {
+    logger.warn('PARTNER_APP_KEY is not set: listing-fee calls will go upstream without a merchant key');
+  }
+
+  const service = createTradegraph({
+    config: { ...config, partnerApiUrl, partnerOpenApiUrl: partnerOpenApiUrl ?? partnerApiUrl, partnerAppKey },
+    logger,
+    graphiqlHeaders: simulator ? { Authorization: `Bearer ${DEMO_ACCESS_TOKEN}` } : {},
+  });
+  const url = await service.listen(config.port, config.host);
+  logger.info(
+    { url, graphql: `${url}/graphql`, production: config.production },
+    config.production ? 'tradegraph is serving' : `tradegraph is serving; GraphiQL at ${url}/graphql`,
+  );
+
+  let stopping = false;
+  const stop = async (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    logger.info({ signal }, 'shutting down: finishing requests in flight');
+    const forced = setTimeout(() => {
+      logger.warn('requests still in flight after the grace period: closing their connections');
+      service.server.closeAllConnections();
+    }, SHUTDOWN_GRACE_MS);
+    forced.unref();
+    await service.close();
+    await simulator?.close();
+    clearTimeout(forced);
+    logger.info('stopped');
+    logger.flush();
+    process.exitCode = 0;
+  };
+  process.once('SIGTERM', () => void stop('SIGTERM'));
+  process.once('SIGINT', () => void stop('SIGINT'));
+}
+
+main().catch((error: unknown) => {
+  process.stderr.write(`tradegraph: failed to start: ${error instanceof Error ? error.stack : String(error)}\n`);
+  process.exit(1);
+});

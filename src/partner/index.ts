@@ -1,0 +1,61 @@
+// The partner API as the rest of the facade sees it: its two operations over one client per
+// upstream base (the partner base for inventories, the open-API base for listing fees).
+import type { Logger } from 'pino';
+import { PartnerClient, type PartnerCallEvent } from './client.js';
+import { readInventoryPage, type ReadInventoryParams } from './inventory.js';
+import { calculateListingFees, type CalculateListingFeesParams } from './listing-fee.js';
+import type { InventoryPageDTO, ListingFeeResultDTO } from './models.js';
+
+export interface PartnerApiOptions {
+  baseUrl: string;
+  openApiUrl: string;
+  timeoutMs: number;
+  /** The merchant app-key sent with listing-fee calls; from configuration only. */
+  appKey: string | null;
+  logger: Logger;
+  onCall?: (event: PartnerCallEvent) => void;
+  maxRetries?: number;
+  breakerThreshold?: number;
+  breakerHalfOpenAfterMs?: number;
+}
+
+export class PartnerApi {
+  private readonly partnerClient: PartnerClient;
+  private readonly openApiClient: PartnerClient;
+  private readonly appKey: string | null;
+
+  constructor(options: PartnerApiOptions) {
+    const clientOptions = {
+      timeoutMs: options.timeoutMs,
+      logger: options.logger,
+      onCall: options.onCall,
+      maxRetries: options.maxRetries,
+      breakerThreshold: options.breakerThreshold,
+      breakerHalfOpenAfterMs: options.breakerHalfOpenAfterMs,
+    };
+    this.partnerClient = new PartnerClient({ ...clientOptions, baseUrl: options.baseUrl });
+    this.openApiClient =
+      options.openApiUrl === options.baseUrl
+        ? this.partnerClient
+        : new PartnerClient({ ...clientOptions, baseUrl: options.openApiUrl });
+    this.appKey = options.appKey;
+  }
+
+  readInventoryPage(params: ReadInventoryParams): Promise<InventoryPageDTO> {
+    return readInventoryPage(this.partnerClient, params);
+  }
+
+  calculateListingFees(params: Omit<CalculateListingFeesParams, 'appKey'>): Promise<ListingFeeResultDTO[]> {
+    return calculateListingFees(this.openApiClient, { ...params, appKey: this.appKey });
+  }
+
+  async close(): Promise<void> {
+    await Promise.all(
+      this.openApiClient === this.partnerClient
+        ? [this.partnerClient.close()]
+        : [this.partnerClient.close(), this.openApiClient.close()],
+    );
+  }
+}
+
+export type { PartnerCallEvent } from './client.js';

@@ -1,0 +1,75 @@
+// Partner operation "read platform inventory" (partner-api.md 4.1):
+// GET {base_url}/api/user/v2/{platformId}/{appId}?startAssetId&count&access_token
+import { UpstreamBadResponseError } from '../errors.js';
+import type { PartnerClient } from './client.js';
+import { isRecord } from './envelope.js';
+import type { InventoryPageDTO, TradeInventoryItemDTO } from './models.js';
+
+export const READ_INVENTORY = 'readInventory';
+
+export interface ReadInventoryParams {
+  platformId: string;
+  appId: number;
+  /** A digit string; sent as the integer the document asks for, without passing through a number. */
+  startAssetId: string | null;
+  count: number;
+  accessToken: string | null;
+  signal?: AbortSignal;
+  requestId?: string;
+}
+
+export async function readInventoryPage(client: PartnerClient, params: ReadInventoryParams): Promise<InventoryPageDTO> {
+  const data = await client.call({
+    operation: READ_INVENTORY,
+    method: 'GET',
+    path: `/api/user/v2/${encodeURIComponent(params.platformId)}/${params.appId}`,
+    query: {
+      startAssetId: params.startAssetId ?? undefined,
+      count: params.count,
+      access_token: params.accessToken ?? undefined,
+    },
+    idempotent: true,
+    secrets: params.accessToken ? [params.accessToken] : [],
+    signal: params.signal,
+    requestId: params.requestId,
+  });
+  return toInventoryPage(data);
+}
+
+const DIGITS = /^\d+$/;
+
+/**
+ * Checks the shape of `data` cheaply (it is on every request's path): the fields paging relies on
+ * are checked strictly; the item fields are passed through and checked where they are served.
+ */
+export function toInventoryPage(data: unknown): InventoryPageDTO {
+  if (!isRecord(data)) throw bad("'data' is not an object");
+  const { total, lastAssetId, list } = data;
+  if (total !== undefined && total !== null && !Number.isSafeInteger(total)) throw bad("'total' is not an integer");
+  if (list !== undefined && list !== null && !Array.isArray(list)) throw bad("'list' is not an array");
+  const items = (list ?? []) as unknown[];
+  for (let index = 0; index < items.length; index++) {
+    const item = items[index];
+    if (!isRecord(item)) throw bad(`item ${index} of 'list' is not an object`);
+    item.assetId = toAssetId(item.assetId, `item ${index}'s 'assetId'`);
+  }
+  return {
+    platformId: typeof data.platformId === 'string' ? data.platformId : null,
+    appId: typeof data.appId === 'number' ? data.appId : null,
+    total: (total as number | null | undefined) ?? null,
+    lastAssetId: lastAssetId === undefined || lastAssetId === null ? null : toAssetId(lastAssetId, "'lastAssetId'"),
+    list: items as TradeInventoryItemDTO[],
+  };
+}
+
+/**
+ * Asset ids are digit strings beyond 2^53. A numeric id is accepted only while it is still exact
+ * (a safe integer); anything else would page from the wrong asset.
+ */
+function toAssetId(value: unknown, what: string): string {
+  if (typeof value === 'string' && DIGITS.test(value)) return value;
+  if (typeof value === 'number' && Number.isSafeInteger(value) && value >= 0) return String(value);
+  throw bad(`${what} is not a digit string`);
+}
+
+const bad = (reason: string) => new UpstreamBadResponseError(READ_INVENTORY, reason);

@@ -1,0 +1,13 @@
+// Inventory: its id is its coordinates; totalCount and items go through the page loader.
+import { encodeGlobalId } from '../global-id.js';
+import { loadItemsPage, parseItemsArgs } from '../inventory/paging.js';
+import type { InventoryResolvers } from '../generated/resolvers-types.js';
+
+export const Inventory: InventoryResolvers = {
+  id: ({ platformId, appId }) => encodeGlobalId({ type: 'Inventory', platformId, appId }),
+  totalCount: async (inventory, _args, { loaders }) =>
+    (await loaders.inventoryPage.load({ ...inventory, startAssetId: null, count: 0 })).total,
+  items: (inventory, { first, after }, { loaders }) =>
+    // Arguments are checked before the loader is asked: bad input never reaches the partner.
+    loadItemsPage(loaders.inventoryPage, inventory, parseItemsArgs(first, after)),
+};

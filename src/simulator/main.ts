@@ -1,0 +1,16 @@
+// Runs the partner simulator alone (`npm run simulator`): SIMULATOR_PORT (default 4010),
+// SIMULATOR_START_INCLUSIVE=true|false, SIMULATOR_COUNT_CAP=<n>, SIMULATOR_LATENCY_MS=<n>.
+import { startSimulator } from './server.js';
+
+const env = process.env;
+const simulator = await startSimulator({
+  port: Number(env.SIMULATOR_PORT ?? 4010),
+  host: env.SIMULATOR_HOST ?? '127.0.0.1',
+  startInclusive: env.SIMULATOR_START_INCLUSIVE === 'true',
+  countCap: env.SIMULATOR_COUNT_CAP ? Number(env.SIMULATOR_COUNT_CAP) : null,
+  latencyMs: Number(env.SIMULATOR_LATENCY_MS ?? 0),
+});
+process.stdout.write(`partner simulator listening on ${simulator.url}\n`);
+const stop = () => void simulator.close().then(() => process.exit(0));
+process.once('SIGTERM', stop);
+process.once('SIGINT', stop);

@@ -1,0 +1,391 @@
+// The partner simulator: a real HTTP server implementing the two specified operations of
+// partner-api.md with its envelope, plus the switches the document leaves open (whether
+// startAssetId is inclusive, a cap on count), injectable latency and faults, and call records.
+// Imported only by the entry point and by tests.
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { DEMO_APP_KEY, indexOfAsset, inventorySize, itemAt, listingFeeFor } from './data.js';
+
+export type SimulatedOperation = 'readInventory' | 'calculateListingFee';
+
+export type FaultKind =
+  | 'http-500'
+  | 'http-502'
+  | 'http-503'
+  | 'http-504'
+  | 'http-401'
+  | 'http-403'
+  | 'http-429'
+  | 'reset'
+  | 'non-json'
+  | 'html'
+  | 'truncated-json'
+  | 'envelope-error'
+  | 'bad-shape'
+  | 'count-mismatch'
+  | 'slow';
+
+export interface Fault {
+  kind: FaultKind;
+  /** Only calls of this operation; all when omitted. */
+  operation?: SimulatedOperation;
+  /** Affect this many matching calls, then retire; every matching call when omitted. */
+  times?: number;
+  /** Affect each matching call with this probability (deterministic sequence); 1 when omitted. */
+  rate?: number;
+  /** For 'slow': the delay before the normal answer. */
+  delayMs?: number;
+  /** For 'http-429': the Retry-After header, in seconds. */
+  retryAfter?: number;
+}
+
+export interface SimulatorSettings {
+  /** true: startAssetId names the first item of the answer; false: the answer starts after it. */
+  startInclusive: boolean;
+  /** The most items one inventory call answers, whatever `count` asks; null for no cap. */
+  countCap: number | null;
+  /** Items answered when `count` is absent. */
+  defaultCount: number;
+  /** Added to every answer. */
+  latencyMs: number;
+  /** The merchant key the calculate operation demands. */
+  appKey: string;
+  /** The most entries one calculate call takes (the simulator's documented limit). */
+  dataListMax: number;
+  faults: Fault[];
+}
+
+export interface CallRecord {
+  operation: SimulatedOperation | 'unknown';
+  method: string;
+  path: string;
+  /** Query parameters as received (tests check the token forwarding from here). */
+  query: Record<string, string>;
+  /** The app-key header and query parameter as received. */
+  appKeyHeader: string | null;
+  appKeyQuery: string | null;
+  requestId: string | null;
+  /** For calculate: the number of dataList entries. */
+  batchSize?: number;
+  fault?: FaultKind;
+}
+
+const MAX_RECORDS = 10_000;
+
+export const DEFAULT_SETTINGS: SimulatorSettings = {
+  startInclusive: false,
+  countCap: null,
+  defaultCount: 20,
+  latencyMs: 0,
+  appKey: DEMO_APP_KEY,
+  dataListMax: 100,
+  faults: [],
+};
+
+export class PartnerSimulator {
+  readonly calls: CallRecord[] = [];
+  settings: SimulatorSettings;
+  private randomState = 1;
+
+  constructor(
+    private readonly server: Server,
+    settings: Partial<SimulatorSettings> = {},
+  ) {
+    this.settings = { ...DEFAULT_SETTINGS, ...settings, faults: [...(settings.faults ?? [])] };
+  }
+
+  get url(): string {
+    const { port } = this.server.address() as AddressInfo;
+    return `http://127.0.0.1:${port}`;
+  }
+
+  configure(settings: Partial<SimulatorSettings>): void {
+    this.settings = { ...this.settings, ...settings };
+  }
+
+  injectFault(fault: Fault): void {
+    this.settings.faults.push({ ...fault });
+  }
+
+  /** Forgets faults, records and setting changes: the state of a freshly started simulator. */
+  reset(settings: Partial<SimulatorSettings> = {}): void {
+    this.settings = { ...DEFAULT_SETTINGS, ...settings, faults: [...(settings.faults ?? [])] };
+    this.calls.length = 0;
+    this.randomState = 1;
+  }
+
+  /** Keeps the newest records only, so that a long-running simulator does not grow. */
+  record(call: CallRecord): void {
+    this.calls.push(call);
+    if (this.calls.length > 2 * MAX_RECORDS) this.calls.splice(0, this.calls.length - MAX_RECORDS);
+  }
+
+  callsOf(operation: SimulatedOperation): CallRecord[] {
+    return this.calls.filter((call) => call.operation === operation);
+  }
+
+  async close(): Promise<void> {
+    this.server.closeAllConnections();
+    await new Promise<void>((resolve) => this.server.close(() => resolve()));
+  }
+
+  /** Picks the fault for this call, if any, and uses it up. */
+  takeFault(operation: SimulatedOperation): Fault | undefined {
+    for (const fault of this.settings.faults) {
+      if (fault.operation && fault.operation !== operation) continue;
+      if (fault.times !== undefined && fault.times <= 0) continue;
+      if (fault.rate !== undefined && this.nextRandom() >= fault.rate) continue;
+      if (fault.times !== undefined) fault.times -= 1;
+      return fault;
+    }
+    return undefined;
+  }
+
+  /** A small deterministic PRNG (mulberry32), so that a fault rate gives the same run each time. */
+  private nextRandom(): number {
+    let t = (this.randomState += 0x6d2b79f5);
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  }
+}
+
+export interface StartSimulatorOptions extends Partial<SimulatorSettings> {
+  port?: number;
+  host?: string;
+}
+
+export async function startSimulator(options: StartSimulatorOptions = {}): Promise<PartnerSimulator> {
+  const { port = 0, host = '127.0.0.1', ...settings } = options;
+  const server = createServer({ keepAlive: true });
+  const simulator = new PartnerSimulator(server, settings);
+  server.on('request', (req, res) => {
+    handle(simulator, req, res).catch((error: unknown) => {
+      if (!res.headersSent) send(res, 500, 'text/plain', `simulator failure: ${String(error)}`);
+      else res.destroy();
+    });
+  });
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(port, host, () => resolve());
+  });
+  return simulator;
+}
+
+const INVENTORY_PATH = /^\/api\/user\/v2\/([^/]+)\/([^/]+)$/;
+const CALCULATE_PATH = '/merchant/sale/v1/calculate';
+
+async function handle(simulator: PartnerSimulator, req: IncomingMessage, res: ServerResponse): Promise<void> {
+  const url = new URL(req.url ?? '/', 'http://simulator');
+  if (url.pathname.startsWith('/__simulator/')) return handleAdmin(simulator, url.pathname, req, res);
+
+  const inventoryMatch = req.method === 'GET' ? INVENTORY_PATH.exec(url.pathname) : null;
+  const operation: CallRecord['operation'] = inventoryMatch
+    ? 'readInventory'
+    : req.method === 'POST' && url.pathname === CALCULATE_PATH
+      ? 'calculateListingFee'
+      : 'unknown';
+  const record: CallRecord = {
+    operation,
+    method: req.method ?? 'GET',
+    path: url.pathname,
+    query: Object.fromEntries(url.searchParams),
+    appKeyHeader: header(req, 'app-key'),
+    appKeyQuery: url.searchParams.get('app-key'),
+    requestId: header(req, 'x-request-id'),
+  };
+  simulator.record(record);
+  const body = await readBody(req);
+  if (operation === 'unknown') return send(res, 404, 'text/plain', 'not found');
+
+  const { latencyMs } = simulator.settings;
+  if (latencyMs > 0) await sleep(latencyMs);
+  const fault = simulator.takeFault(operation);
+  if (fault) {
+    record.fault = fault.kind;
+    if (await answerFault(fault, operation, res)) return;
+  }
+
+  if (operation === 'readInventory') {
+    const [, platformId, appId] = inventoryMatch!;
+    return answerInventory(simulator, decodeURIComponent(platformId!), appId!, url.searchParams, res);
+  }
+  return answerCalculate(simulator, record, body, res, fault?.kind === 'count-mismatch');
+}
+
+function answerInventory(
+  simulator: PartnerSimulator,
+  platformId: string,
+  appIdText: string,
+  params: URLSearchParams,
+  res: ServerResponse,
+): void {
+  const token = params.get('access_token');
+  if (!token || token.startsWith('expired')) return send(res, 401, 'application/json', '{"message":"unauthorized"}');
+  if (token.startsWith('forbidden')) return send(res, 403, 'application/json', '{"message":"forbidden"}');
+  const appId = Number(appIdText);
+  const countText = params.get('count');
+  const startText = params.get('startAssetId');
+  if (!/^\d+$/.test(appIdText) || (countText !== null && !/^\d+$/.test(countText)) || (startText !== null && !/^\d+$/.test(startText))) {
+    return envelope(res, { success: false, data: null, errorCode: 400, errorMsg: 'invalid parameter', errorCodeStr: 'PARAM_INVALID', errorData: null });
+  }
+  const size = inventorySize(platformId);
+  const { startInclusive, countCap, defaultCount } = simulator.settings;
+  let from = 0;
+  if (startText !== null) {
+    const at = indexOfAsset(platformId, appId, startText, size);
+    from = at < 0 ? size : startInclusive ? at : at + 1;
+  }
+  const asked = countText === null ? defaultCount : Number(countText);
+  const count = countCap === null ? asked : Math.min(asked, countCap);
+  const list = [];
+  for (let index = from; index < Math.min(size, from + count); index++) list.push(itemAt(platformId, appId, index));
+  envelope(res, {
+    success: true,
+    data: {
+      platformId,
+      appId,
+      total: size,
+      // The document's examples show a null lastAssetId for a one-item inventory.
+      lastAssetId: size === 1 ? null : (list[list.length - 1]?.assetId ?? null),
+      list,
+    },
+    errorCode: 0,
+    errorMsg: null,
+    errorData: null,
+    errorCodeStr: null,
+  });
+}
+
+function answerCalculate(
+  simulator: PartnerSimulator,
+  record: CallRecord,
+  body: string,
+  res: ServerResponse,
+  dropOne: boolean,
+): void {
+  const key = record.appKeyHeader ?? record.appKeyQuery;
+  if (key !== simulator.settings.appKey) {
+    return envelope(res, { success: false, data: null, errorCode: 40_101, errorMsg: 'app-key invalid', errorCodeStr: 'APP_KEY_INVALID', errorData: null });
+  }
+  let dataList: unknown;
+  try {
+    dataList = (JSON.parse(body) as { dataList?: unknown }).dataList;
+  } catch {
+    dataList = undefined;
+  }
+  const entries = Array.isArray(dataList) ? (dataList as Array<Record<string, unknown>>) : null;
+  record.batchSize = entries?.length;
+  const valid =
+    entries !== null &&
+    entries.length >= 1 &&
+    entries.length <= simulator.settings.dataListMax &&
+    entries.every((entry) => typeof entry === 'object' && entry !== null && Number.isSafeInteger(entry.price) && (entry.price as number) > 0);
+  if (!valid) {
+    return envelope(res, {
+      success: false,
+      data: null,
+      errorCode: 40_001,
+      errorMsg: `dataList must hold 1 to ${simulator.settings.dataListMax} items with a positive integer price`,
+      errorCodeStr: 'DATA_LIST_INVALID',
+      errorData: { size: entries?.length ?? null },
+    });
+  }
+  const data = entries.map((entry) =>
+    listingFeeFor({ price: entry.price as number, token: entry.token as string | undefined, styleToken: entry.styleToken as string | undefined }),
+  );
+  if (dropOne) data.pop();
+  envelope(res, { success: true, data, errorCode: 0, errorMsg: null, errorData: null, errorCodeStr: null });
+}
+
+/** Answers a fault; false when the fault only delays and the normal answer should follow. */
+async function answerFault(fault: Fault, operation: SimulatedOperation, res: ServerResponse): Promise<boolean> {
+  switch (fault.kind) {
+    case 'slow':
+      await sleep(fault.delayMs ?? 10_000);
+      return false;
+    case 'count-mismatch':
+      return false;
+    case 'http-500':
+    case 'http-502':
+    case 'http-503':
+    case 'http-504':
+    case 'http-401':
+    case 'http-403':
+      send(res, Number(fault.kind.slice(5)), 'text/plain', `simulated ${fault.kind}`);
+      return true;
+    case 'http-429':
+      res.setHeader('retry-after', String(fault.retryAfter ?? 7));
+      send(res, 429, 'text/plain', 'slow down');
+      return true;
+    case 'reset':
+      res.socket?.destroy();
+      return true;
+    case 'non-json':
+      send(res, 200, 'application/json', 'this is not JSON');
+      return true;
+    case 'html':
+      send(res, 200, 'text/html', '<html><body><h1>502 Bad Gateway</h1></body></html>');
+      return true;
+    case 'truncated-json':
+      send(res, 200, 'application/json', '{"success":true,"data":{"total":3,"list":[{"assetId":"1"');
+      return true;
+    case 'envelope-error':
+      envelope(res, {
+        success: false,
+        data: null,
+        errorCode: 10_086,
+        errorMsg: '用户库存读取失败 (simulated)',
+        errorCodeStr: 'INVENTORY_READ_FAILED',
+        errorData: { hint: 'simulated envelope error' },
+      });
+      return true;
+    case 'bad-shape':
+      envelope(res, {
+        success: true,
+        data: operation === 'readInventory' ? { total: 'many', list: 'not a list' } : { not: 'an array' },
+        errorCode: 0,
+        errorMsg: null,
+        errorData: null,
+        errorCodeStr: null,
+      });
+      return true;
+  }
+}
+
+async function handleAdmin(simulator: PartnerSimulator, path: string, req: IncomingMessage, res: ServerResponse): Promise<void> {
+  const body = await readBody(req);
+  if (path === '/__simulator/calls' && req.method === 'GET') {
+    return send(res, 200, 'application/json', JSON.stringify({ calls: simulator.calls }));
+  }
+  if (path === '/__simulator/reset' && req.method === 'POST') {
+    simulator.reset(body ? (JSON.parse(body) as Partial<SimulatorSettings>) : {});
+    return send(res, 200, 'application/json', JSON.stringify(simulator.settings));
+  }
+  if (path === '/__simulator/configure' && req.method === 'POST') {
+    simulator.configure(JSON.parse(body) as Partial<SimulatorSettings>);
+    return send(res, 200, 'application/json', JSON.stringify(simulator.settings));
+  }
+  send(res, 404, 'text/plain', 'not found');
+}
+
+function envelope(res: ServerResponse, value: unknown): void {
+  send(res, 200, 'application/json', JSON.stringify(value));
+}
+
+function send(res: ServerResponse, status: number, contentType: string, body: string): void {
+  res.writeHead(status, { 'content-type': `${contentType}; charset=utf-8`, 'content-length': Buffer.byteLength(body) });
+  res.end(body);
+}
+
+function header(req: IncomingMessage, name: string): string | null {
+  const value = req.headers[name];
+  return Array.isArray(value) ? (value[0] ?? null) : (value ?? null);
+}
+
+async function readBody(req: IncomingMessage): Promise<string> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of req) chunks.push(chunk as Buffer);
+  return Buffer.concat(chunks).toString('utf8');
+}
