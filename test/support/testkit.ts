@@ -1,0 +1,113 @@
+// The integration testkit: the partner simulator and the facade, each a real HTTP server on
+// loopback, and a client that sends typed documents (test/operations/) over HTTP like a front end.
+import { Writable } from 'node:stream';
+import type { TypedDocumentNode } from '@graphql-typed-document-node/core';
+import { print, type ExecutionResult, type GraphQLFormattedError } from 'graphql';
+import { expect } from 'vitest';
+import { loadConfig, type Config } from '../../src/config.js';
+import { createLogger } from '../../src/logger.js';
+import { createTradegraph, GRAPHQL_PATH, type Tradegraph } from '../../src/server.js';
+import { DEMO_ACCESS_TOKEN, DEMO_APP_KEY } from '../../src/simulator/data.js';
+import { startSimulator, type PartnerSimulator, type SimulatorSettings } from '../../src/simulator/server.js';
+
+export interface TestkitOptions {
+  simulator?: Partial<SimulatorSettings>;
+  /** Overrides of the service's configuration (the partner URLs default to the simulator's). */
+  config?: Partial<Config>;
+}
+
+export interface RequestOptions {
+  /** The caller's access token; the demo token when omitted, none when null. */
+  token?: string | null;
+  headers?: Record<string, string>;
+}
+
+export type GraphQLResponse<TData> = ExecutionResult<TData> & { errors?: readonly GraphQLFormattedError[] };
+
+export interface Testkit {
+  url: string;
+  graphqlUrl: string;
+  simulator: PartnerSimulator;
+  service: Tradegraph;
+  config: Config;
+  /** Every line the service logged, as JSON text. */
+  logs: string[];
+  execute<TData, TVariables extends Record<string, unknown>>(
+    document: TypedDocumentNode<TData, TVariables>,
+    variables: TVariables,
+    options?: RequestOptions,
+  ): Promise<GraphQLResponse<TData>>;
+  /** Sends a raw GraphQL request body and answers the HTTP response. */
+  post(body: unknown, options?: RequestOptions): Promise<Response>;
+  close(): Promise<void>;
+}
+
+export async function startTestkit(options: TestkitOptions = {}): Promise<Testkit> {
+  const simulator = await startSimulator(options.simulator);
+  const logs: string[] = [];
+  const sink = new Writable({
+    write(chunk: Buffer, _encoding, done) {
+      for (const line of chunk.toString('utf8').split('\n')) if (line) logs.push(line);
+      done();
+    },
+  });
+  const config: Config = {
+    ...loadConfig({ NODE_ENV: 'test', LOG_LEVEL: 'debug' }),
+    partnerApiUrl: simulator.url,
+    partnerOpenApiUrl: simulator.url,
+    partnerAppKey: DEMO_APP_KEY,
+    ...options.config,
+  };
+  const service = createTradegraph({
+    config: {
+      ...config,
+      partnerApiUrl: config.partnerApiUrl ?? simulator.url,
+      partnerOpenApiUrl: config.partnerOpenApiUrl ?? simulator.url,
+    },
+    logger: createLogger(config.logLevel, sink),
+  });
+  const url = await service.listen(0, '127.0.0.1');
+  const graphqlUrl = `${url}${GRAPHQL_PATH}`;
+
+  const post = (body: unknown, { token = DEMO_ACCESS_TOKEN, headers = {} }: RequestOptions = {}) =>
+    fetch(graphqlUrl, {
+      method: 'POST',
+      headers: {
+        'content-type': 'application/json',
+        accept: 'application/graphql-response+json',
+        ...(token === null ? {} : { authorization: `Bearer ${token}` }),
+        ...headers,
+      },
+      body: typeof body === 'string' ? body : JSON.stringify(body),
+    });
+
+  return {
+    url,
+    graphqlUrl,
+    simulator,
+    service,
+    config,
+    logs,
+    post,
+    async execute(document, variables, requestOptions) {
+      const response = await post({ query: print(document), variables }, requestOptions);
+      return (await response.json()) as never;
+    },
+    async close() {
+      await service.close();
+      await simulator.close();
+    },
+  };
+}
+
+/** Asserts a response has data and no errors, and narrows its type. */
+export function expectNoGraphQLErrors<TData>(
+  result: GraphQLResponse<TData>,
+): asserts result is GraphQLResponse<TData> & { data: TData } {
+  expect(result.errors, JSON.stringify(result.errors)).toBeUndefined();
+  expect(result.data).toBeTruthy();
+}
+
+/** The `extensions.code` of each error, in order. */
+export const errorCodes = (result: { errors?: readonly GraphQLFormattedError[] }) =>
+  (result.errors ?? []).map((error) => error.extensions?.code);

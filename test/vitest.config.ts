@@ -1,0 +1,20 @@
+import { createRequire } from 'node:module';
+import { defineConfig } from 'vitest/config';
+
+const require = createRequire(import.meta.url);
+
+export default defineConfig({
+  resolve: {
+    // graphql 16 has no "exports" map: Node loads its CommonJS build for Yoga, while Vite would
+    // pick the ESM build for our sources. Two copies break `instanceof GraphQLError`, so tests
+    // load the one Node loads.
+    alias: [{ find: /^graphql$/, replacement: require.resolve('graphql') }],
+  },
+  test: {
+    include: ['test/unit/**/*.test.ts', 'test/integration/**/*.test.ts', 'test/e2e/**/*.test.ts'],
+    // Integration tests start real servers; give slow shared machines room without hiding hangs.
+    testTimeout: 30_000,
+    hookTimeout: 30_000,
+    pool: 'forks',
+  },
+});
