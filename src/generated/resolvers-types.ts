@@ -328,6 +328,7 @@ export type ListingFeeItemInput = {
   token?: InputMaybe<Scalars['String']['input']>;
 };
 
+/** The root of every operation that asks the partner API to compute or change something. */
 export type Mutation = {
   __typename?: 'Mutation';
   /**
@@ -338,6 +339,7 @@ export type Mutation = {
 };
 
 
+/** The root of every operation that asks the partner API to compute or change something. */
 export type MutationCalculateListingFeeArgs = {
   input: CalculateListingFeeInput;
 };
@@ -361,6 +363,7 @@ export type PageInfo = {
   startCursor?: Maybe<Scalars['String']['output']>;
 };
 
+/** The root of every read. */
 export type Query = {
   __typename?: 'Query';
   /**
@@ -377,12 +380,14 @@ export type Query = {
 };
 
 
+/** The root of every read. */
 export type QueryInventoryArgs = {
   appId: Scalars['Int']['input'];
   platformId: Scalars['String']['input'];
 };
 
 
+/** The root of every read. */
 export type QueryNodeArgs = {
   id: Scalars['ID']['input'];
 };

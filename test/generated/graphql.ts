@@ -322,6 +322,7 @@ export type ListingFeeItemInput = {
   token?: InputMaybe<Scalars['String']['input']>;
 };
 
+/** The root of every operation that asks the partner API to compute or change something. */
 export type Mutation = {
   __typename?: 'Mutation';
   /**
@@ -332,6 +333,7 @@ export type Mutation = {
 };
 
 
+/** The root of every operation that asks the partner API to compute or change something. */
 export type MutationCalculateListingFeeArgs = {
   input: CalculateListingFeeInput;
 };
@@ -355,6 +357,7 @@ export type PageInfo = {
   startCursor?: Maybe<Scalars['String']['output']>;
 };
 
+/** The root of every read. */
 export type Query = {
   __typename?: 'Query';
   /**
@@ -371,12 +374,14 @@ export type Query = {
 };
 
 
+/** The root of every read. */
 export type QueryInventoryArgs = {
   appId: Scalars['Int']['input'];
   platformId: Scalars['String']['input'];
 };
 
 
+/** The root of every read. */
 export type QueryNodeArgs = {
   id: Scalars['ID']['input'];
 };

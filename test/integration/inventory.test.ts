@@ -2,12 +2,13 @@
 // partner's paging, upstream call counts, token forwarding, and node refetch.
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import {
+  type InventoryPageQuery,
   InventoryItemsFullDocument,
   InventoryPageDocument,
   InventoryTotalDocument,
   NodeDocument,
 } from '../generated/graphql.js';
-import { errorCodes, expectNoGraphQLErrors, startTestkit, type Testkit } from '../support/testkit.js';
+import { errorCodes, expectNoGraphQLErrors, startTestkit, type GraphQLResponse, type Testkit } from '../support/testkit.js';
 import { DEMO_ACCESS_TOKEN, assetIdAt, itemAt } from '../../src/simulator/data.js';
 
 const APP_ID = 730;
@@ -81,10 +82,15 @@ describe('connection paging', () => {
     const platformId = withSize(437);
     const expected = Array.from({ length: 437 }, (_, index) => assetIdAt(platformId, APP_ID, index));
     const walked: string[] = [];
-    let after: string | null = null;
+    let after: string | null | undefined = null;
     let pages = 0;
     for (;;) {
-      const result = await kit.execute(InventoryPageDocument, { platformId, appId: APP_ID, first: 50, after });
+      const result: GraphQLResponse<InventoryPageQuery> = await kit.execute(InventoryPageDocument, {
+        platformId,
+        appId: APP_ID,
+        first: 50,
+        after,
+      });
       expectNoGraphQLErrors(result);
       const { edges, pageInfo, totalCount } = result.data.inventory!.items;
       expect(totalCount).toBe(437);
