@@ -1,9 +1,9 @@
-// The HTTP face of the service: Yoga (GraphQL, GraphiQL in development) behind a node:http server
-// that also answers /health, and the partner API clients it owns. Created by main.ts and tests.
+// The HTTP face of the service: a node:http server that answers its own routes (/health) and hands
+// everything else to Yoga (GraphQL, and GraphiQL in development). It owns the partner API clients.
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { renderGraphiQL } from '@graphql-yoga/render-graphiql';
-import { createYoga, type YogaServerInstance } from 'graphql-yoga';
+import { createYoga, type Plugin, type YogaServerInstance } from 'graphql-yoga';
 import type { Logger } from 'pino';
 import type { Config } from './config.js';
 import { createContextFactory, type TradegraphContext } from './context.js';
@@ -23,6 +23,7 @@ export interface Tradegraph {
   yoga: YogaServerInstance<NodeServerContext, TradegraphContext>;
   partner: PartnerApi;
   listen(port: number, host?: string): Promise<string>;
+  /** Stops accepting, lets requests in flight finish, then closes the upstream pools. */
   close(): Promise<void>;
 }
 
@@ -34,6 +35,9 @@ export interface NodeServerContext {
   res: ServerResponse;
 }
 
+/** A route answered outside GraphQL; returns true when it handled the request. */
+type Route = (req: IncomingMessage, res: ServerResponse) => boolean | Promise<boolean>;
+
 export function createTradegraph({ config, logger, graphiqlHeaders = {} }: TradegraphOptions): Tradegraph {
   const partner = new PartnerApi({
     baseUrl: config.partnerApiUrl,
@@ -42,20 +46,40 @@ export function createTradegraph({ config, logger, graphiqlHeaders = {} }: Trade
     appKey: config.partnerAppKey,
     logger,
   });
+
+  // Envelop plugins, in order. Each concern (limits, observability, execution) adds its own here.
+  const plugins: Plugin<TradegraphContext>[] = [];
+
   const yoga = createYoga<NodeServerContext, TradegraphContext>({
     schema: buildSchema(),
     graphqlEndpoint: GRAPHQL_PATH,
     context: createContextFactory({ partner, listingFeeBatchMax: config.listingFeeBatchMax }),
+    plugins,
     graphiql: config.production ? false : graphiqlOptions(graphiqlHeaders),
     renderGraphiQL,
     landingPage: false,
-    healthCheckEndpoint: '/health',
     logging: yogaLogger(logger),
   });
 
   let shuttingDown = false;
+  const routes: Record<string, Route> = {
+    '/health': (_req, res) => {
+      // 200 while the service takes requests; 503 once it is shutting down.
+      sendJson(res, shuttingDown ? 503 : 200, { status: shuttingDown ? 'shutting down' : 'ok' });
+      return true;
+    },
+  };
+
   const server = createServer({ keepAlive: true }, (req: IncomingMessage, res: ServerResponse) => {
     if (shuttingDown) res.setHeader('connection', 'close');
+    const route = routes[pathOf(req.url)];
+    if (route && req.method === 'GET') {
+      void Promise.resolve(route(req, res)).catch((error: unknown) => {
+        logger.error({ err: error }, 'route failed');
+        if (!res.headersSent) sendJson(res, 500, { status: 'error' });
+      });
+      return;
+    }
     void yoga.requestListener(req, res);
   });
 
@@ -74,11 +98,23 @@ export function createTradegraph({ config, logger, graphiqlHeaders = {} }: Trade
     },
     async close() {
       shuttingDown = true;
+      const closed = new Promise<void>((resolve) => server.close(() => resolve()));
       server.closeIdleConnections();
-      await new Promise<void>((resolve) => server.close(() => resolve()));
+      await closed;
       await partner.close();
     },
   };
+}
+
+function pathOf(url: string | undefined): string {
+  const query = url?.indexOf('?') ?? -1;
+  return url === undefined ? '/' : query === -1 ? url : url.slice(0, query);
+}
+
+function sendJson(res: ServerResponse, status: number, body: unknown): void {
+  const text = JSON.stringify(body);
+  res.writeHead(status, { 'content-type': 'application/json; charset=utf-8', 'content-length': Buffer.byteLength(text) });
+  res.end(text);
 }
 
 /** Yoga's own log lines go to pino, so every line of the service is structured JSON. */
