@@ -6,10 +6,13 @@ const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'
 
 const emptyAsUnset = (value: unknown) => (value === '' ? undefined : value);
 
-const httpUrl = z
-  .string()
-  .url()
-  .refine((value) => /^https?:$/.test(new URL(value).protocol), 'must be an http:// or https:// URL');
+const httpUrl = z.string().refine((value) => {
+  try {
+    return /^https?:$/.test(new URL(value).protocol);
+  } catch {
+    return false;
+  }
+}, 'must be an http:// or https:// URL');
 
 const integer = (min: number, max: number) => z.coerce.number().int().min(min).max(max);
 
@@ -24,6 +27,10 @@ const EnvSchema = z.object({
   MAX_BODY_BYTES: z.preprocess(emptyAsUnset, integer(1024, 64 * 1024 * 1024).default(1024 * 1024)),
   LOG_LEVEL: z.preprocess(emptyAsUnset, z.enum(LOG_LEVELS).default('info')),
   NODE_ENV: z.preprocess(emptyAsUnset, z.enum(['development', 'production', 'test']).default('development')),
+}).refine((env) => env.PARTNER_OPEN_API_URL === undefined || env.PARTNER_API_URL !== undefined, {
+  // Without PARTNER_API_URL the simulator serves both operations; half a real upstream is a mistake.
+  message: 'is set but PARTNER_API_URL is not (both or neither)',
+  path: ['PARTNER_OPEN_API_URL'],
 });
 
 export interface Config {

@@ -24,6 +24,7 @@ export type FaultKind =
   | 'envelope-error'
   | 'bad-shape'
   | 'count-mismatch'
+  | 'reversed-results'
   | 'slow';
 
 export interface Fault {
@@ -211,7 +212,7 @@ async function handle(simulator: PartnerSimulator, req: IncomingMessage, res: Se
     const [, platformId, appId] = inventoryMatch!;
     return answerInventory(simulator, decodeURIComponent(platformId!), appId!, url.searchParams, res);
   }
-  return answerCalculate(simulator, record, body, res, fault?.kind === 'count-mismatch');
+  return answerCalculate(simulator, record, body, res, fault?.kind);
 }
 
 function answerInventory(
@@ -263,7 +264,7 @@ function answerCalculate(
   record: CallRecord,
   body: string,
   res: ServerResponse,
-  dropOne: boolean,
+  fault: FaultKind | undefined,
 ): void {
   const key = record.appKeyHeader ?? record.appKeyQuery;
   if (key !== simulator.settings.appKey) {
@@ -295,7 +296,8 @@ function answerCalculate(
   const data = entries.map((entry) =>
     listingFeeFor({ price: entry.price as number, token: entry.token as string | undefined, styleToken: entry.styleToken as string | undefined }),
   );
-  if (dropOne) data.pop();
+  if (fault === 'count-mismatch') data.pop();
+  if (fault === 'reversed-results') data.reverse();
   envelope(res, { success: true, data, errorCode: 0, errorMsg: null, errorData: null, errorCodeStr: null });
 }
 
@@ -306,6 +308,7 @@ async function answerFault(fault: Fault, operation: SimulatedOperation, res: Ser
       await sleep(fault.delayMs ?? 10_000);
       return false;
     case 'count-mismatch':
+    case 'reversed-results':
       return false;
     case 'http-500':
     case 'http-502':

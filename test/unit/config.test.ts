@@ -1,0 +1,40 @@
+import { describe, expect, it } from 'vitest';
+import { loadConfig } from '../../src/config.js';
+
+describe('loadConfig', () => {
+  it('applies the documented defaults', () => {
+    expect(loadConfig({})).toEqual(
+      expect.objectContaining({
+        port: 4000,
+        partnerApiUrl: null,
+        partnerOpenApiUrl: null,
+        partnerAppKey: null,
+        upstreamTimeoutMs: 5000,
+        listingFeeBatchMax: 50,
+        maxBodyBytes: 1_048_576,
+        logLevel: 'info',
+        production: false,
+      }),
+    );
+  });
+
+  it('treats empty values as unset, and defaults the open-API base to the partner base', () => {
+    const config = loadConfig({ PARTNER_API_URL: 'https://partner.example', PARTNER_OPEN_API_URL: '', PORT: '' });
+    expect(config.partnerOpenApiUrl).toBe('https://partner.example');
+    expect(config.port).toBe(4000);
+  });
+
+  it.each([
+    [{ PORT: 'eighty' }, 'PORT'],
+    [{ PORT: '70000' }, 'PORT'],
+    [{ PARTNER_API_URL: 'ftp://x' }, 'PARTNER_API_URL'],
+    [{ PARTNER_API_URL: 'not a url' }, 'PARTNER_API_URL'],
+    [{ UPSTREAM_TIMEOUT_MS: '0' }, 'UPSTREAM_TIMEOUT_MS'],
+    [{ LOG_LEVEL: 'loud' }, 'LOG_LEVEL'],
+    [{ NODE_ENV: 'staging' }, 'NODE_ENV'],
+    [{ LISTING_FEE_BATCH_MAX: '2.5' }, 'LISTING_FEE_BATCH_MAX'],
+    [{ PARTNER_OPEN_API_URL: 'https://open.example' }, 'PARTNER_OPEN_API_URL'],
+  ])('refuses %o, naming %s', (env, variable) => {
+    expect(() => loadConfig(env)).toThrow(new RegExp(`^Invalid configuration:[\\s\\S]*${variable}`));
+  });
+});

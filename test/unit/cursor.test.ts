@@ -1,0 +1,56 @@
+import { describe, expect, it } from 'vitest';
+import { decodeItemCursor, encodeItemCursor } from '../../src/inventory/cursor.js';
+import { decodeGlobalId, encodeGlobalId } from '../../src/global-id.js';
+
+describe('item cursors', () => {
+  it('round-trip asset ids beyond 2^53 as text', () => {
+    const cursor = { assetId: '123456789012345678901234567890', index: 4217 };
+    expect(decodeItemCursor(encodeItemCursor(cursor))).toEqual(cursor);
+  });
+
+  it('are opaque base64url text', () => {
+    expect(encodeItemCursor({ assetId: '42', index: 0 })).toMatch(/^[A-Za-z0-9_-]+$/);
+  });
+
+  it.each([
+    'abc',
+    '',
+    Buffer.from('item:v1:1:12x').toString('base64url'),
+    Buffer.from('item:v1:-1:12').toString('base64url'),
+    Buffer.from('item:v2:1:12').toString('base64url'),
+    `${encodeItemCursor({ assetId: '42', index: 1 })}=`,
+  ])('refuses %j with a message that quotes it', (cursor) => {
+    expect(() => decodeItemCursor(cursor)).toThrow(`Cursor '${cursor}' is not a cursor of this API.`);
+  });
+
+  it('quotes only the start of a huge cursor', () => {
+    const huge = 'x'.repeat(10_000);
+    expect(() => decodeItemCursor(huge)).toThrow(`Cursor '${'x'.repeat(64)}…' is not a cursor of this API.`);
+  });
+});
+
+describe('global ids', () => {
+  it('round-trip inventories and items', () => {
+    for (const id of [
+      { type: 'Inventory', platformId: '76561198000000240', appId: 730 },
+      { type: 'InventoryItem', platformId: 'a.b-c_d', appId: 570, assetId: '30000000000000003' },
+    ] as const) {
+      expect(decodeGlobalId(encodeGlobalId(id))).toEqual(id);
+    }
+  });
+
+  it('differ between inventories of one account', () => {
+    const ids = [730, 570].map((appId) => encodeGlobalId({ type: 'Inventory', platformId: '1', appId }));
+    expect(ids[0]).not.toBe(ids[1]);
+  });
+
+  it.each([
+    Buffer.from('["Unknown","1",730]').toString('base64url'),
+    Buffer.from('["Inventory","1","730"]').toString('base64url'),
+    Buffer.from('["InventoryItem","1",730,"12x"]').toString('base64url'),
+    Buffer.from('{"type":"Inventory"}').toString('base64url'),
+    'not base64 at all!',
+  ])('refuses %j', (id) => {
+    expect(() => decodeGlobalId(id)).toThrow(/is not an id of this API\.$/);
+  });
+});
