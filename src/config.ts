@@ -14,7 +14,10 @@ const httpUrl = z.string().refine((value) => {
   }
 }, 'must be an http:// or https:// URL');
 
-const integer = (min: number, max: number) => z.coerce.number().int().min(min).max(max);
+const integer = (min: number, max: number) => {
+  const range = `must be a whole number from ${min} to ${max}`;
+  return z.coerce.number({ invalid_type_error: range }).int(range).min(min, range).max(max, range);
+};
 
 const EnvSchema = z.object({
   PORT: z.preprocess(emptyAsUnset, integer(0, 65_535).default(4000)),
