@@ -11,7 +11,7 @@ export interface PartnerEnvelope {
   errorCodeStr?: string | null;
 }
 
-const isRecord = (value: unknown): value is Record<string, unknown> =>
+export const isRecord = (value: unknown): value is Record<string, unknown> =>
   typeof value === 'object' && value !== null && !Array.isArray(value);
 
 /**
@@ -44,4 +44,3 @@ export function unwrapEnvelope(operation: string, body: unknown): unknown {
   return body.data;
 }
 
-export { isRecord };

@@ -15,6 +15,11 @@ const EPOCH_2026 = 1_767_225_600;
 /** Asset ids start above 2^53, so that any trip through a JavaScript number would show. */
 const ASSET_ID_BASE = 30_000_000_000_000_000n;
 
+/** A platformId whose demo inventory holds `size` items (0 to 9999). */
+export function platformIdWithSize(size: number): string {
+  return `7656119800000${String(size).padStart(4, '0')}`;
+}
+
 export function inventorySize(platformId: string): number {
   if (/^\d{5,}$/.test(platformId)) return Number(platformId.slice(-4));
   return hash(platformId) % 300;

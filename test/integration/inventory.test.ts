@@ -1,6 +1,6 @@
 // The read path over real HTTP: field mapping, connection paging under every reading of the
 // partner's paging, upstream call counts, token forwarding, and node refetch.
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import {
   type InventoryPageQuery,
   InventoryItemsFullDocument,
@@ -8,30 +8,20 @@ import {
   InventoryTotalDocument,
   NodeDocument,
 } from '../generated/graphql.js';
-import { errorCodes, expectNoGraphQLErrors, startTestkit, type GraphQLResponse, type Testkit } from '../support/testkit.js';
-import { DEMO_ACCESS_TOKEN, assetIdAt, itemAt } from '../../src/simulator/data.js';
+import { errorCodes, expectNoGraphQLErrors, type GraphQLResponse, useTestkit } from '../support/testkit.js';
+import { DEMO_ACCESS_TOKEN, assetIdAt, itemAt, platformIdWithSize } from '../../src/simulator/data.js';
 
 const APP_ID = 730;
-/** Inventories of the simulator are sized by the last four digits of a digit platformId. */
-const withSize = (size: number) => `7656119800000${String(size).padStart(4, '0')}`;
+const withSize = platformIdWithSize;
 
-let kit: Testkit;
-beforeAll(async () => {
-  kit = await startTestkit();
-});
-afterAll(async () => {
-  await kit.close();
-});
-beforeEach(() => {
-  kit.simulator.reset();
-});
+const kit = useTestkit();
 
-const inventoryCalls = () => kit.simulator.callsOf('readInventory');
+const inventoryCalls = () => kit().simulator.callsOf('readInventory');
 
 describe('field mapping', () => {
   it('maps all 30 item fields and the nested objects exactly', async () => {
     const platformId = withSize(12);
-    const result = await kit.execute(InventoryItemsFullDocument, { platformId, appId: APP_ID, first: 12 });
+    const result = await kit().execute(InventoryItemsFullDocument, { platformId, appId: APP_ID, first: 12 });
     expectNoGraphQLErrors(result);
     const nodes = result.data.inventory!.items.nodes;
     expect(nodes).toHaveLength(12);
@@ -57,9 +47,9 @@ describe('field mapping', () => {
   });
 
   it('gives items ids that are unique across inventories and stable across requests', async () => {
-    const first = await kit.execute(InventoryPageDocument, { platformId: withSize(3), appId: APP_ID, first: 3 });
-    const again = await kit.execute(InventoryPageDocument, { platformId: withSize(3), appId: APP_ID, first: 3 });
-    const other = await kit.execute(InventoryPageDocument, { platformId: withSize(3), appId: 570, first: 3 });
+    const first = await kit().execute(InventoryPageDocument, { platformId: withSize(3), appId: APP_ID, first: 3 });
+    const again = await kit().execute(InventoryPageDocument, { platformId: withSize(3), appId: APP_ID, first: 3 });
+    const other = await kit().execute(InventoryPageDocument, { platformId: withSize(3), appId: 570, first: 3 });
     expectNoGraphQLErrors(first);
     expectNoGraphQLErrors(again);
     expectNoGraphQLErrors(other);
@@ -78,14 +68,14 @@ describe('connection paging', () => {
   ];
 
   it.each(readings)('walks a 437-item inventory with every asset once, in order (%o)', async (switches) => {
-    kit.simulator.configure(switches);
+    kit().simulator.configure(switches);
     const platformId = withSize(437);
     const expected = Array.from({ length: 437 }, (_, index) => assetIdAt(platformId, APP_ID, index));
     const walked: string[] = [];
     let after: string | null | undefined = null;
     let pages = 0;
     for (;;) {
-      const result: GraphQLResponse<InventoryPageQuery> = await kit.execute(InventoryPageDocument, {
+      const result: GraphQLResponse<InventoryPageQuery> = await kit().execute(InventoryPageDocument, {
         platformId,
         appId: APP_ID,
         first: 50,
@@ -114,7 +104,7 @@ describe('connection paging', () => {
       [1, 1, false],
       [2, 1, true],
     ] as const) {
-      const result = await kit.execute(InventoryPageDocument, { platformId: withSize(size), appId: APP_ID, first });
+      const result = await kit().execute(InventoryPageDocument, { platformId: withSize(size), appId: APP_ID, first });
       expectNoGraphQLErrors(result);
       const items = result.data.inventory!.items;
       expect(items.pageInfo.hasNextPage, `size ${size}, first ${first}`).toBe(hasNextPage);
@@ -125,22 +115,22 @@ describe('connection paging', () => {
   it('does not take a null lastAssetId for the end of the inventory', async () => {
     // The simulator answers lastAssetId null for a one-item inventory, as the document shows;
     // a facade that trusted it would still be right here, so check a capped multi-call page too.
-    kit.simulator.configure({ countCap: 1 });
-    const result = await kit.execute(InventoryPageDocument, { platformId: withSize(3), appId: APP_ID, first: 3 });
+    kit().simulator.configure({ countCap: 1 });
+    const result = await kit().execute(InventoryPageDocument, { platformId: withSize(3), appId: APP_ID, first: 3 });
     expectNoGraphQLErrors(result);
     expect(result.data.inventory!.items.edges).toHaveLength(3);
     expect(result.data.inventory!.items.pageInfo.hasNextPage).toBe(false);
   });
 
   it('answers first: 0 with an empty page that still knows whether items exist', async () => {
-    const result = await kit.execute(InventoryPageDocument, { platformId: withSize(5), appId: APP_ID, first: 0 });
+    const result = await kit().execute(InventoryPageDocument, { platformId: withSize(5), appId: APP_ID, first: 0 });
     expectNoGraphQLErrors(result);
     expect(result.data.inventory!.items.edges).toEqual([]);
     expect(result.data.inventory!.items.pageInfo).toMatchObject({ hasNextPage: true, endCursor: null });
   });
 
   it('defaults first to 20', async () => {
-    const result = await kit.execute(InventoryPageDocument, { platformId: withSize(50), appId: APP_ID });
+    const result = await kit().execute(InventoryPageDocument, { platformId: withSize(50), appId: APP_ID });
     expectNoGraphQLErrors(result);
     expect(result.data.inventory!.items.edges).toHaveLength(20);
   });
@@ -151,7 +141,7 @@ describe('connection paging', () => {
     [{ after: 'abc' }, 'after'],
     [{ after: Buffer.from('item:v1:1:12x').toString('base64url') }, 'after'],
   ])('refuses %o as BAD_USER_INPUT with no upstream call', async (args, argumentName) => {
-    const result = await kit.execute(InventoryPageDocument, { platformId: withSize(5), appId: APP_ID, ...args });
+    const result = await kit().execute(InventoryPageDocument, { platformId: withSize(5), appId: APP_ID, ...args });
     // The query also asks for totalCount, which may load; the bad `items` field must not.
     const itemsError = result.errors?.find((error) => error.path?.includes('items'));
     expect(itemsError?.extensions?.code).toBe('BAD_USER_INPUT');
@@ -160,7 +150,7 @@ describe('connection paging', () => {
   });
 
   it('refuses a bad cursor with a message that quotes it', async () => {
-    const result = await kit.execute(InventoryItemsFullDocument, { platformId: withSize(5), appId: APP_ID, after: 'abc' });
+    const result = await kit().execute(InventoryItemsFullDocument, { platformId: withSize(5), appId: APP_ID, after: 'abc' });
     expect(errorCodes(result)).toEqual(['BAD_USER_INPUT']);
     expect(result.errors![0]!.message).toBe("Cursor 'abc' is not a cursor of this API.");
     expect(inventoryCalls()).toHaveLength(0);
@@ -171,7 +161,7 @@ describe('connection paging', () => {
     { platformId: '', appId: APP_ID },
     { platformId: withSize(5), appId: 0 },
   ])('refuses bad inventory coordinates %o with no upstream call', async (variables) => {
-    const result = await kit.execute(InventoryItemsFullDocument, variables);
+    const result = await kit().execute(InventoryItemsFullDocument, variables);
     expect(errorCodes(result)).toEqual(['BAD_USER_INPUT']);
     expect(inventoryCalls()).toHaveLength(0);
   });
@@ -189,7 +179,7 @@ describe('upstream calls', () => {
         }
       }
     `;
-    const response = await kit.post({ query, variables: { platformId: withSize(100) } });
+    const response = await kit().post({ query, variables: { platformId: withSize(100) } });
     const result = (await response.json()) as { data: { inventory: { totalCount: number; b: { nodes: unknown[] } } }; errors?: unknown };
     expect(result.errors).toBeUndefined();
     expect(result.data.inventory.totalCount).toBe(100);
@@ -198,14 +188,14 @@ describe('upstream calls', () => {
   });
 
   it('makes one call for totalCount alone, and one per page when paging', async () => {
-    const total = await kit.execute(InventoryTotalDocument, { platformId: withSize(30), appId: APP_ID });
+    const total = await kit().execute(InventoryTotalDocument, { platformId: withSize(30), appId: APP_ID });
     expectNoGraphQLErrors(total);
     expect(total.data.inventory!.totalCount).toBe(30);
     expect(inventoryCalls()).toHaveLength(1);
 
-    const first = await kit.execute(InventoryPageDocument, { platformId: withSize(30), appId: APP_ID, first: 10 });
+    const first = await kit().execute(InventoryPageDocument, { platformId: withSize(30), appId: APP_ID, first: 10 });
     expectNoGraphQLErrors(first);
-    const second = await kit.execute(InventoryPageDocument, {
+    const second = await kit().execute(InventoryPageDocument, {
       platformId: withSize(30),
       appId: APP_ID,
       first: 10,
@@ -217,14 +207,14 @@ describe('upstream calls', () => {
   });
 
   it('forwards each caller its own token, never another user’s, under 40 concurrent users', async () => {
-    kit.simulator.configure({ latencyMs: 5 });
+    kit().simulator.configure({ latencyMs: 5 });
     const users = Array.from({ length: 40 }, (_, n) => ({
       token: `user-${n}-token`,
       platformId: withSize(10 + n),
     }));
     const results = await Promise.all(
       users.map((user) =>
-        kit.execute(InventoryPageDocument, { platformId: user.platformId, appId: APP_ID, first: 5 }, { token: user.token }),
+        kit().execute(InventoryPageDocument, { platformId: user.platformId, appId: APP_ID, first: 5 }, { token: user.token }),
       ),
     );
     results.forEach((result, n) => {
@@ -240,13 +230,13 @@ describe('upstream calls', () => {
   });
 
   it('forwards no access_token when the caller sends none, and the partner’s 401 comes back typed', async () => {
-    const result = await kit.execute(InventoryTotalDocument, { platformId: withSize(3), appId: APP_ID }, { token: null });
+    const result = await kit().execute(InventoryTotalDocument, { platformId: withSize(3), appId: APP_ID }, { token: null });
     expect(errorCodes(result)).toEqual(['UNAUTHENTICATED']);
     expect(inventoryCalls()[0]!.query.access_token).toBeUndefined();
   });
 
   it('refuses a malformed Authorization header without calling upstream', async () => {
-    const response = await kit.post(
+    const response = await kit().post(
       { query: '{ inventory(platformId: "1", appId: 730) { totalCount } }' },
       { token: null, headers: { authorization: 'Basic dXNlcjpwYXNz' } },
     );
@@ -259,31 +249,31 @@ describe('upstream calls', () => {
 
 describe('node(id:)', () => {
   it('refetches an inventory by its global id', async () => {
-    const page = await kit.execute(InventoryPageDocument, { platformId: withSize(8), appId: APP_ID, first: 1 });
+    const page = await kit().execute(InventoryPageDocument, { platformId: withSize(8), appId: APP_ID, first: 1 });
     expectNoGraphQLErrors(page);
-    const result = await kit.execute(NodeDocument, { id: page.data.inventory!.id });
+    const result = await kit().execute(NodeDocument, { id: page.data.inventory!.id });
     expectNoGraphQLErrors(result);
     expect(result.data.node).toMatchObject({ __typename: 'Inventory', platformId: withSize(8), appId: APP_ID, totalCount: 8 });
   });
 
   it('refetches an item when the partner reads startAssetId inclusively, and answers null otherwise', async () => {
-    const page = await kit.execute(InventoryPageDocument, { platformId: withSize(8), appId: APP_ID, first: 3 });
+    const page = await kit().execute(InventoryPageDocument, { platformId: withSize(8), appId: APP_ID, first: 3 });
     expectNoGraphQLErrors(page);
     const third = page.data.inventory!.items.edges[2]!.node;
 
-    kit.simulator.configure({ startInclusive: true });
-    const found = await kit.execute(NodeDocument, { id: third.id });
+    kit().simulator.configure({ startInclusive: true });
+    const found = await kit().execute(NodeDocument, { id: third.id });
     expectNoGraphQLErrors(found);
     expect(found.data.node).toMatchObject({ __typename: 'InventoryItem', id: third.id, assetId: third.assetId });
 
-    kit.simulator.configure({ startInclusive: false });
-    const notFound = await kit.execute(NodeDocument, { id: third.id });
+    kit().simulator.configure({ startInclusive: false });
+    const notFound = await kit().execute(NodeDocument, { id: third.id });
     expectNoGraphQLErrors(notFound);
     expect(notFound.data.node).toBeNull();
   });
 
   it('refuses an id that is not an id of this API', async () => {
-    const result = await kit.execute(NodeDocument, { id: 'bm90LWFuLWlk' });
+    const result = await kit().execute(NodeDocument, { id: 'bm90LWFuLWlk' });
     expect(errorCodes(result)).toEqual(['BAD_USER_INPUT']);
     expect(result.errors![0]!.message).toBe("Id 'bm90LWFuLWlk' is not an id of this API.");
   });

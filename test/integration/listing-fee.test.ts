@@ -1,30 +1,21 @@
 // Listing fees over real HTTP: order, batching across fields and inventories, the merchant key,
 // and the ways the partner's answer can fail to match the request.
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import {
   CalculateListingFeeDocument,
   InventoryWithFeesDocument,
   TwoInventoriesWithFeesDocument,
 } from '../generated/graphql.js';
-import { errorCodes, expectNoGraphQLErrors, startTestkit, type Testkit } from '../support/testkit.js';
-import { DEMO_APP_KEY, assetIdAt, listingFeeFor } from '../../src/simulator/data.js';
+import { errorCodes, expectNoGraphQLErrors, startTestkit, useTestkit } from '../support/testkit.js';
+import { DEMO_APP_KEY, assetIdAt, listingFeeFor, platformIdWithSize } from '../../src/simulator/data.js';
 
 const APP_ID = 730;
-const withSize = (size: number) => `7656119800000${String(size).padStart(4, '0')}`;
+const withSize = platformIdWithSize;
 const token = (assetId: string) => `tok_${APP_ID}_${assetId}`;
 
-let kit: Testkit;
-beforeAll(async () => {
-  kit = await startTestkit();
-});
-afterAll(async () => {
-  await kit.close();
-});
-beforeEach(() => {
-  kit.simulator.reset();
-});
+const kit = useTestkit();
 
-const feeCalls = () => kit.simulator.callsOf('calculateListingFee');
+const feeCalls = () => kit().simulator.callsOf('calculateListingFee');
 
 describe('calculateListingFee', () => {
   it('answers one fee per input item, in input order', async () => {
@@ -34,7 +25,7 @@ describe('calculateListingFee', () => {
       { price: 2_000_000, token: token('222') },
       { price: 99, styleToken: 'sty_100001' },
     ];
-    const result = await kit.execute(CalculateListingFeeDocument, { input: { items } });
+    const result = await kit().execute(CalculateListingFeeDocument, { input: { items } });
     expectNoGraphQLErrors(result);
     expect(result.data.calculateListingFee.fees).toEqual(items.map((item) => listingFeeFor(item)));
     expect(result.data.calculateListingFee.fees.map((fee) => fee.assetId)).toEqual(['111', null, '222', null]);
@@ -45,7 +36,7 @@ describe('calculateListingFee', () => {
   it('sends identical entries once and still answers each in place', async () => {
     const repeated = { price: 500, token: token('7') };
     const items = [repeated, { price: 600 }, repeated, repeated];
-    const result = await kit.execute(CalculateListingFeeDocument, { input: { items } });
+    const result = await kit().execute(CalculateListingFeeDocument, { input: { items } });
     expectNoGraphQLErrors(result);
     expect(result.data.calculateListingFee.fees).toEqual(items.map((item) => listingFeeFor(item)));
     expect(feeCalls()[0]!.batchSize).toBe(2);
@@ -53,7 +44,7 @@ describe('calculateListingFee', () => {
 
   it('splits 100 items into POSTs of at most LISTING_FEE_BATCH_MAX', async () => {
     const items = Array.from({ length: 100 }, (_, n) => ({ price: 100 + n, token: token(String(n)) }));
-    const result = await kit.execute(CalculateListingFeeDocument, { input: { items } });
+    const result = await kit().execute(CalculateListingFeeDocument, { input: { items } });
     expectNoGraphQLErrors(result);
     expect(result.data.calculateListingFee.fees.map((fee) => fee.assetId)).toEqual(items.map((_, n) => String(n)));
     expect(feeCalls().map((call) => call.batchSize)).toEqual([50, 50]);
@@ -66,21 +57,21 @@ describe('calculateListingFee', () => {
     ['a negative price', [{ price: -5 }]],
     ['an empty token', [{ price: 5, token: '' }]],
   ])('refuses %s as BAD_USER_INPUT with no upstream call', async (_case, items) => {
-    const result = await kit.execute(CalculateListingFeeDocument, { input: { items } });
+    const result = await kit().execute(CalculateListingFeeDocument, { input: { items } });
     expect(errorCodes(result)).toEqual(['BAD_USER_INPUT']);
     expect(result.data).toBeNull();
     expect(feeCalls()).toHaveLength(0);
   });
 
   it('names the offending item', async () => {
-    const result = await kit.execute(CalculateListingFeeDocument, { input: { items: [{ price: 10 }, { price: 0 }] } });
+    const result = await kit().execute(CalculateListingFeeDocument, { input: { items: [{ price: 10 }, { price: 0 }] } });
     expect(result.errors![0]!.message).toBe("'input.items[1].price' must be a positive integer; got 0.");
   });
 });
 
 describe('InventoryItem.listingFee', () => {
   it('sends each item’s own token and styleToken with the price, and lands each fee on its item', async () => {
-    const result = await kit.execute(InventoryWithFeesDocument, { platformId: withSize(30), appId: APP_ID, first: 30, price: 10_000 });
+    const result = await kit().execute(InventoryWithFeesDocument, { platformId: withSize(30), appId: APP_ID, first: 30, price: 10_000 });
     expectNoGraphQLErrors(result);
     const nodes = result.data.inventory!.items.nodes;
     expect(nodes).toHaveLength(30);
@@ -94,7 +85,7 @@ describe('InventoryItem.listingFee', () => {
 
   it('batches 120 fee fields across two inventories into ceil(120 / 50) POSTs', async () => {
     const [a, b] = [withSize(60), withSize(75)];
-    const result = await kit.execute(TwoInventoriesWithFeesDocument, { a, b, appId: APP_ID, first: 60, price: 12_345 });
+    const result = await kit().execute(TwoInventoriesWithFeesDocument, { a, b, appId: APP_ID, first: 60, price: 12_345 });
     expectNoGraphQLErrors(result);
     const expectedAssets = (platformId: string) => Array.from({ length: 60 }, (_, n) => assetIdAt(platformId, APP_ID, n));
     for (const [alias, platformId] of [['a', a], ['b', b]] as const) {
@@ -109,7 +100,7 @@ describe('InventoryItem.listingFee', () => {
   });
 
   it('refuses a non-positive price without calling upstream', async () => {
-    const result = await kit.execute(InventoryWithFeesDocument, { platformId: withSize(3), appId: APP_ID, first: 3, price: 0 });
+    const result = await kit().execute(InventoryWithFeesDocument, { platformId: withSize(3), appId: APP_ID, first: 3, price: 0 });
     expect(new Set(errorCodes(result))).toEqual(new Set(['BAD_USER_INPUT']));
     expect(result.data!.inventory!.items.nodes.map((node) => node.listingFee)).toEqual([null, null, null]);
     expect(feeCalls()).toHaveLength(0);
@@ -118,7 +109,7 @@ describe('InventoryItem.listingFee', () => {
 
 describe('the merchant key', () => {
   it('sends only the configured key as the app-key header, never one a client sent', async () => {
-    const result = await kit.execute(
+    const result = await kit().execute(
       CalculateListingFeeDocument,
       { input: { items: [{ price: 150 }] } },
       { headers: { 'app-key': 'client-chosen-key' } },
@@ -130,8 +121,8 @@ describe('the merchant key', () => {
   });
 
   it('turns a refused key into UPSTREAM_ERROR with the partner’s code, and leaks the key nowhere', async () => {
-    kit.simulator.configure({ appKey: 'the-partner-wants-another-key' });
-    const response = await kit.post({
+    kit().simulator.configure({ appKey: 'the-partner-wants-another-key' });
+    const response = await kit().post({
       query: 'mutation { calculateListingFee(input: { items: [{ price: 150 }] }) { fees { fee } } }',
     });
     const text = await response.text();
@@ -144,22 +135,22 @@ describe('the merchant key', () => {
       errorData: null,
     });
     expect(text).not.toContain(DEMO_APP_KEY);
-    expect(kit.logs.join('\n')).not.toContain(DEMO_APP_KEY);
+    expect(kit().logs.join('\n')).not.toContain(DEMO_APP_KEY);
   });
 });
 
 describe('answers that cannot be matched', () => {
   it('fails every entry of a chunk whose result count differs, rather than misplace a fee', async () => {
-    kit.simulator.injectFault({ kind: 'count-mismatch', operation: 'calculateListingFee' });
-    const result = await kit.execute(CalculateListingFeeDocument, { input: { items: [{ price: 150 }, { price: 250 }] } });
+    kit().simulator.injectFault({ kind: 'count-mismatch', operation: 'calculateListingFee' });
+    const result = await kit().execute(CalculateListingFeeDocument, { input: { items: [{ price: 150 }, { price: 250 }] } });
     expect(errorCodes(result)).toEqual(['UPSTREAM_BAD_RESPONSE']);
     expect(result.errors![0]!.message).toContain('2 items were sent but 1 results came back');
   });
 
   it('fails a fee field whose result names another asset', async () => {
     // The partner answers the right number of results, but in another order than asked.
-    kit.simulator.injectFault({ kind: 'reversed-results', operation: 'calculateListingFee' });
-    const result = await kit.execute(InventoryWithFeesDocument, { platformId: withSize(3), appId: APP_ID, first: 3, price: 150 });
+    kit().simulator.injectFault({ kind: 'reversed-results', operation: 'calculateListingFee' });
+    const result = await kit().execute(InventoryWithFeesDocument, { platformId: withSize(3), appId: APP_ID, first: 3, price: 150 });
     const fees = result.data!.inventory!.items.nodes.map((node) => node.listingFee);
     // The middle item's fee is its own either way; the outer two are refused, not swapped.
     expect(fees.map((fee) => fee?.assetId ?? null)).toEqual([null, assetIdAt(withSize(3), APP_ID, 1), null]);
@@ -167,8 +158,8 @@ describe('answers that cannot be matched', () => {
   });
 
   it('never retries the fee POST', async () => {
-    kit.simulator.injectFault({ kind: 'http-503', operation: 'calculateListingFee', times: 1 });
-    const result = await kit.execute(CalculateListingFeeDocument, { input: { items: [{ price: 150 }] } });
+    kit().simulator.injectFault({ kind: 'http-503', operation: 'calculateListingFee', times: 1 });
+    const result = await kit().execute(CalculateListingFeeDocument, { input: { items: [{ price: 150 }] } });
     expect(errorCodes(result)).toEqual(['UPSTREAM_UNAVAILABLE']);
     expect(feeCalls()).toHaveLength(1);
   });

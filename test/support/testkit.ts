@@ -3,7 +3,7 @@
 import { Writable } from 'node:stream';
 import type { TypedDocumentNode } from '@graphql-typed-document-node/core';
 import { print, type ExecutionResult, type GraphQLFormattedError } from 'graphql';
-import { expect } from 'vitest';
+import { afterAll, beforeAll, beforeEach, expect } from 'vitest';
 import { loadConfig, type Config } from '../../src/config.js';
 import { createLogger } from '../../src/logger.js';
 import { createTradegraph, GRAPHQL_PATH, type Tradegraph } from '../../src/server.js';
@@ -98,6 +98,24 @@ export async function startTestkit(options: TestkitOptions = {}): Promise<Testki
       await simulator.close();
     },
   };
+}
+
+/**
+ * One testkit for a whole test file, its simulator reset before each test. Returns a getter,
+ * since the kit exists only once the file's hooks have run.
+ */
+export function useTestkit(options?: TestkitOptions): () => Testkit {
+  let kit: Testkit | undefined;
+  beforeAll(async () => {
+    kit = await startTestkit(options);
+  });
+  afterAll(async () => {
+    await kit?.close();
+  });
+  beforeEach(() => {
+    kit!.simulator.reset(options?.simulator);
+  });
+  return () => kit!;
 }
 
 /** Asserts a response has data and no errors, and narrows its type. */
