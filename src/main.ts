@@ -19,6 +19,8 @@ async function main(): Promise<void> {
     process.exit(1);
   }
   const logger = createLogger(config.logLevel);
+  // A stray rejection is a bug to log and fix, not a reason to drop every request in flight.
+  process.on('unhandledRejection', (reason) => logger.error({ err: reason }, 'unhandled promise rejection'));
 
   let simulator: PartnerSimulator | null = null;
   let partnerApiUrl = config.partnerApiUrl;
