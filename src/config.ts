@@ -30,6 +30,11 @@ const EnvSchema = z.object({
   MAX_BODY_BYTES: z.preprocess(emptyAsUnset, integer(1024, 64 * 1024 * 1024).default(1024 * 1024)),
   LOG_LEVEL: z.preprocess(emptyAsUnset, z.enum(LOG_LEVELS).default('info')),
   NODE_ENV: z.preprocess(emptyAsUnset, z.enum(['development', 'production', 'test']).default('development')),
+  // OpenTelemetry's own variable names, so the usual collector setup switches tracing on.
+  OTEL_EXPORTER_OTLP_ENDPOINT: z.preprocess(emptyAsUnset, httpUrl.optional()),
+  OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: z.preprocess(emptyAsUnset, httpUrl.optional()),
+  OTEL_SERVICE_NAME: z.preprocess(emptyAsUnset, z.string().default('tradegraph')),
+  OTEL_SDK_DISABLED: z.preprocess(emptyAsUnset, z.enum(['true', 'false']).default('false')),
 }).refine((env) => env.PARTNER_OPEN_API_URL === undefined || env.PARTNER_API_URL !== undefined, {
   // Without PARTNER_API_URL the simulator serves both operations; half a real upstream is a mistake.
   message: 'is set but PARTNER_API_URL is not (both or neither)',
@@ -49,6 +54,8 @@ export interface Config {
   maxBodyBytes: number;
   logLevel: (typeof LOG_LEVELS)[number];
   production: boolean;
+  /** OpenTelemetry tracing; null (the default) when no OTLP endpoint is configured. */
+  tracing: { tracesUrl: string; serviceName: string } | null;
 }
 
 export class ConfigError extends Error {}
@@ -71,5 +78,15 @@ export function loadConfig(env: NodeJS.ProcessEnv): Config {
     maxBodyBytes: values.MAX_BODY_BYTES,
     logLevel: values.LOG_LEVEL,
     production: values.NODE_ENV === 'production',
+    tracing: tracingOf(values),
   };
+}
+
+function tracingOf(values: z.infer<typeof EnvSchema>): Config['tracing'] {
+  if (values.OTEL_SDK_DISABLED === 'true') return null;
+  // The signal-specific variable is used as is; the general one gets the traces path appended.
+  const tracesUrl =
+    values.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT ??
+    (values.OTEL_EXPORTER_OTLP_ENDPOINT && `${values.OTEL_EXPORTER_OTLP_ENDPOINT.replace(/\/+$/, '')}/v1/traces`);
+  return tracesUrl ? { tracesUrl, serviceName: values.OTEL_SERVICE_NAME } : null;
 }

@@ -42,10 +42,18 @@ export function parseCredentials(authorization: string | null): Credentials {
   return { accessToken: match[1]! };
 }
 
-/** The caller's x-request-id when it is a sane token, otherwise a fresh one. */
+// One id per HTTP request, shared by the context, the operation log line and the response header.
+const requestIds = new WeakMap<Request, string>();
+
+/** The caller's x-request-id when it is a sane token, otherwise a fresh one; the same for one request. */
 export function requestIdOf(request: Request): string {
-  const given = request.headers.get('x-request-id');
-  return given && REQUEST_ID.test(given) ? given : randomUUID();
+  let id = requestIds.get(request);
+  if (id === undefined) {
+    const given = request.headers.get('x-request-id');
+    id = given && REQUEST_ID.test(given) ? given : randomUUID();
+    requestIds.set(request, id);
+  }
+  return id;
 }
 
 export function createLoaders(

@@ -1,5 +1,6 @@
 // The entry point and the only module that reads the environment and listens. Without
 // PARTNER_API_URL it starts the embedded partner simulator and points the service at it.
+import { setTimeout as delay } from 'node:timers/promises';
 import { ConfigError, loadConfig, type Config } from './config.js';
 import { createLogger } from './logger.js';
 import { createTradegraph } from './server.js';
@@ -8,6 +9,8 @@ import { startSimulator, type PartnerSimulator } from './simulator/server.js';
 
 /** How long in-flight requests may take to finish after SIGTERM before connections are cut. */
 const SHUTDOWN_GRACE_MS = 10_000;
+/** How long the spans still buffered at shutdown may take to reach the collector. */
+const TRACING_FLUSH_MS = 3_000;
 
 async function main(): Promise<void> {
   let config: Config;
@@ -21,6 +24,9 @@ async function main(): Promise<void> {
   const logger = createLogger(config.logLevel);
   // A stray rejection is a bug to log and fix, not a reason to drop every request in flight.
   process.on('unhandledRejection', (reason) => logger.error({ err: reason }, 'unhandled promise rejection'));
+  // Off unless an OTLP endpoint is configured; the SDK is loaded only then.
+  const tracing = config.tracing ? await startTracing(config.tracing) : null;
+  if (config.tracing) logger.info({ serviceName: config.tracing.serviceName }, 'OpenTelemetry tracing is on (OTLP/HTTP)');
 
   let simulator: PartnerSimulator | null = null;
   let partnerApiUrl = config.partnerApiUrl;
@@ -61,6 +67,11 @@ async function main(): Promise<void> {
     forced.unref();
     await service.close();
     await simulator?.close();
+    if (tracing) {
+      // Buffered spans are flushed, but an unreachable collector must not hold up the exit.
+      const flushed = tracing.shutdown().catch((error: unknown) => logger.warn({ err: error }, 'flushing spans failed'));
+      await Promise.race([flushed, delay(TRACING_FLUSH_MS, undefined, { ref: false })]);
+    }
     clearTimeout(forced);
     logger.info('stopped');
     logger.flush();
@@ -68,6 +79,11 @@ async function main(): Promise<void> {
   };
   process.once('SIGTERM', () => void stop('SIGTERM'));
   process.once('SIGINT', () => void stop('SIGINT'));
+}
+
+async function startTracing({ tracesUrl, serviceName }: NonNullable<Config['tracing']>) {
+  const { installTracing, otlpSpanProcessor } = await import('./observability/tracing.js');
+  return installTracing({ serviceName, spanProcessor: otlpSpanProcessor(tracesUrl) });
 }
 
 main().catch((error: unknown) => {

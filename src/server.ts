@@ -8,6 +8,10 @@ import type { Logger } from 'pino';
 import type { Config } from './config.js';
 import { createContextFactory, type TradegraphContext } from './context.js';
 import { graphiqlOptions } from './graphiql.js';
+import { createMetrics, type TradegraphMetrics } from './observability/metrics.js';
+import { useOperationObservability } from './observability/operation-plugin.js';
+import { useOperationSpans } from './observability/operation-spans.js';
+import { createReadinessCheck } from './observability/readiness.js';
 import { PartnerApi } from './partner/index.js';
 import { buildSchema } from './schema.js';
 
@@ -22,6 +26,7 @@ export interface Tradegraph {
   server: Server;
   yoga: YogaServerInstance<NodeServerContext, TradegraphContext>;
   partner: PartnerApi;
+  metrics: TradegraphMetrics;
   listen(port: number, host?: string): Promise<string>;
   /** Stops accepting, lets requests in flight finish, then closes the upstream pools. */
   close(): Promise<void>;
@@ -38,17 +43,33 @@ export interface NodeServerContext {
 /** A route answered outside GraphQL; returns true when it handled the request. */
 type Route = (req: IncomingMessage, res: ServerResponse) => boolean | Promise<boolean>;
 
+/** Readiness probes: how long one may take, and how long its answer is reused. */
+const READINESS_TIMEOUT_MS = 2_000;
+const READINESS_CACHE_MS = 2_000;
+
 export function createTradegraph({ config, logger, graphiqlHeaders = {} }: TradegraphOptions): Tradegraph {
+  const metrics = createMetrics();
   const partner = new PartnerApi({
     baseUrl: config.partnerApiUrl,
     openApiUrl: config.partnerOpenApiUrl,
     timeoutMs: config.upstreamTimeoutMs,
     appKey: config.partnerAppKey,
     logger,
+    onCall: metrics.observePartnerCall,
+  });
+  metrics.watchCircuits(() =>
+    partner.circuitStates().map(({ upstream, state }) => ({ upstream, open: state === 'open' || state === 'isolated' })),
+  );
+  const readiness = createReadinessCheck({
+    probe: (timeoutMs) => partner.probeUpstreams(timeoutMs),
+    timeoutMs: Math.min(READINESS_TIMEOUT_MS, config.upstreamTimeoutMs),
+    cacheMs: READINESS_CACHE_MS,
   });
 
   // Envelop plugins, in order. Each concern (limits, observability, execution) adds its own here.
   const plugins: Plugin<TradegraphContext>[] = [];
+  plugins.push(useOperationObservability({ logger, metrics }));
+  if (config.tracing) plugins.push(useOperationSpans());
 
   const yoga = createYoga<NodeServerContext, TradegraphContext>({
     schema: buildSchema(),
@@ -66,6 +87,19 @@ export function createTradegraph({ config, logger, graphiqlHeaders = {} }: Trade
     '/health': (_req, res) => {
       // 200 while the service takes requests; 503 once it is shutting down.
       sendJson(res, shuttingDown ? 503 : 200, { status: shuttingDown ? 'shutting down' : 'ok' });
+      return true;
+    },
+    '/readiness': async (_req, res) => {
+      // Whether the partner API answers (see README, "Metrics, logs and tracing").
+      const report = await readiness();
+      const ready = report.ready && !shuttingDown;
+      sendJson(res, ready ? 200 : 503, { status: ready ? 'ready' : 'not ready', upstreams: report.upstreams });
+      return true;
+    },
+    '/metrics': async (_req, res) => {
+      const text = await metrics.registry.metrics();
+      res.writeHead(200, { 'content-type': metrics.registry.contentType, 'content-length': Buffer.byteLength(text) });
+      res.end(text);
       return true;
     },
   };
@@ -87,6 +121,7 @@ export function createTradegraph({ config, logger, graphiqlHeaders = {} }: Trade
     server,
     yoga,
     partner,
+    metrics,
     async listen(port, host = '127.0.0.1') {
       await new Promise<void>((resolve, reject) => {
         server.once('error', reject);

@@ -14,6 +14,7 @@ import {
   type RetryPolicy,
 } from 'cockatiel';
 import type { Logger } from 'pino';
+import type { Span } from '@opentelemetry/api';
 import {
   ErrorCode,
   ForbiddenError,
@@ -25,6 +26,7 @@ import {
   UpstreamTimeoutError,
   UpstreamUnavailableError,
 } from '../errors.js';
+import { endPartnerCallSpan, injectTraceContext, startPartnerCallSpan } from '../observability/partner-spans.js';
 import { unwrapEnvelope } from './envelope.js';
 import { redactSecrets } from './redact.js';
 
@@ -91,6 +93,9 @@ class ClientGoneError extends Error {
 
 const RETRYABLE_STATUS = new Set([502, 503, 504]);
 
+// Indexed by cockatiel's CircuitState enum (Closed, Open, HalfOpen, Isolated).
+const CIRCUIT_STATE_NAMES = ['closed', 'open', 'halfOpen', 'isolated'];
+
 export class PartnerClient {
   private readonly pool: Pool;
   private readonly origin: string;
@@ -129,23 +134,24 @@ export class PartnerClient {
   /** Sends one partner call and returns the envelope's `data`, or throws a TradegraphError. */
   async call(call: PartnerCall): Promise<unknown> {
     const started = performance.now();
+    const span = startPartnerCallSpan(call, this.origin, this.pathPrefix + call.path);
     const timeout = AbortSignal.timeout(this.options.timeoutMs);
     const signal = call.signal ? AbortSignal.any([timeout, call.signal]) : timeout;
     let attempts = 0;
     let httpStatus: number | undefined;
     const attempt = async (): Promise<unknown> => {
       attempts += 1;
-      const result = await this.breaker.execute(() => this.send(call, signal, timeout));
+      const result = await this.breaker.execute(() => this.send(call, signal, timeout, span));
       httpStatus = result.status;
       return result.data;
     };
     try {
       const data = call.idempotent ? await this.retryPolicy.execute(attempt, signal) : await attempt();
-      this.report(call, started, attempts, 'ok', httpStatus);
+      this.report(call, span, started, attempts, 'ok', httpStatus);
       return data;
     } catch (caught) {
       const error = this.toTradegraphError(call, caught, timeout, signal);
-      this.report(call, started, attempts, error.code, httpStatus, error);
+      this.report(call, span, started, attempts, error.code, httpStatus, error);
       throw error;
     }
   }
@@ -154,13 +160,36 @@ export class PartnerClient {
     await this.pool.close();
   }
 
+  /** 'closed', 'halfOpen', 'open' or 'isolated'; for readiness and metrics. */
+  get circuitState(): string {
+    return CIRCUIT_STATE_NAMES[this.breaker.state] ?? 'unknown';
+  }
+
+  /**
+   * Whether the upstream answers HTTP at all: a HEAD of the base path, with no credential and
+   * outside the breaker and retries. Any status proves reachability.
+   */
+  async probe(timeoutMs: number): Promise<{ reachable: boolean; httpStatus?: number; error?: string }> {
+    const timeout = AbortSignal.timeout(timeoutMs);
+    try {
+      const response = await this.pool.request({ method: 'HEAD', path: this.pathPrefix + '/', signal: timeout });
+      await response.body.dump().catch(() => undefined);
+      return { reachable: true, httpStatus: response.statusCode };
+    } catch (error) {
+      const code = (error as { code?: string } | null)?.code;
+      return { reachable: false, error: timeout.aborted ? 'timeout' : (code ?? 'connection failed') };
+    }
+  }
+
   private async send(
     call: PartnerCall,
     signal: AbortSignal,
     timeout: AbortSignal,
+    span: Span,
   ): Promise<{ status: number; data: unknown }> {
     const headers: Record<string, string> = { accept: 'application/json', ...call.headers };
     if (call.requestId) headers['x-request-id'] = call.requestId;
+    injectTraceContext(span, headers);
     let body: string | undefined;
     if (call.body !== undefined) {
       body = JSON.stringify(call.body);
@@ -262,6 +291,7 @@ export class PartnerClient {
 
   private report(
     call: PartnerCall,
+    span: Span,
     started: number,
     attempts: number,
     outcome: PartnerCallEvent['outcome'],
@@ -280,6 +310,7 @@ export class PartnerClient {
     const log = { ...event, method: call.method, path: call.path, requestId: call.requestId };
     if (outcome === 'ok') this.options.logger.debug(log, 'partner call');
     else this.options.logger.warn(log, 'partner call failed');
+    endPartnerCallSpan(span, event);
     this.options.onCall?.(event);
   }
 }

@@ -5,6 +5,7 @@ import { PartnerClient, type PartnerCallEvent } from './client.js';
 import { readInventoryPage, type ReadInventoryParams } from './inventory.js';
 import { calculateListingFees, type CalculateListingFeesParams } from './listing-fee.js';
 import type { InventoryPageDTO, ListingFeeResultDTO } from './models.js';
+import type { UpstreamProbeResult } from '../observability/readiness.js';
 
 export interface PartnerApiOptions {
   baseUrl: string;
@@ -47,6 +48,31 @@ export class PartnerApi {
 
   calculateListingFees(params: Omit<CalculateListingFeesParams, 'appKey'>): Promise<ListingFeeResultDTO[]> {
     return calculateListingFees(this.openApiClient, { ...params, appKey: this.appKey });
+  }
+
+  /** Probes each distinct upstream base (see PartnerClient.probe); for GET /readiness. */
+  probeUpstreams(timeoutMs: number): Promise<UpstreamProbeResult[]> {
+    return Promise.all(
+      this.upstreams().map(async ({ upstream, client }) => ({
+        upstream,
+        ...(await client.probe(timeoutMs)),
+        circuit: client.circuitState,
+      })),
+    );
+  }
+
+  /** Each distinct upstream base's circuit breaker state, by name. */
+  circuitStates(): { upstream: string; state: string }[] {
+    return this.upstreams().map(({ upstream, client }) => ({ upstream, state: client.circuitState }));
+  }
+
+  private upstreams(): { upstream: string; client: PartnerClient }[] {
+    return this.openApiClient === this.partnerClient
+      ? [{ upstream: 'partner', client: this.partnerClient }]
+      : [
+          { upstream: 'partner', client: this.partnerClient },
+          { upstream: 'openApi', client: this.openApiClient },
+        ];
   }
 
   async close(): Promise<void> {

@@ -1,0 +1,116 @@
+// The service's Prometheus metrics: GraphQL operations and partner calls, in a registry of its own
+// per service (tests run several services in one process). Metric objects are made once, at start.
+import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+import type { PartnerCallEvent } from '../partner/index.js';
+
+/** How one GraphQL operation ended: no errors, data with errors, or errors and no data. */
+export type OperationOutcome = 'ok' | 'partial' | 'error';
+
+export interface OperationObservation {
+  operationName: string;
+  operationType: string;
+  outcome: OperationOutcome;
+  /** The distinct `extensions.code` values of the errors, in order of first appearance. */
+  errorCodes: readonly string[];
+  durationSeconds: number;
+}
+
+export interface UpstreamCircuit {
+  upstream: string;
+  open: boolean;
+}
+
+export interface TradegraphMetrics {
+  registry: Registry;
+  observeOperation(observation: OperationObservation): void;
+  /** The partner client's `onCall` observer. */
+  observePartnerCall(event: PartnerCallEvent): void;
+  /** Reads the circuit breakers' state at scrape time. */
+  watchCircuits(read: () => UpstreamCircuit[]): void;
+}
+
+// Seconds; from a cache-hot facade call (~1 ms) to a partner call near the default 5 s timeout.
+const DURATION_BUCKETS = [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10];
+
+/** Envelope error codes come from the partner: only short integers become label values. */
+const ENVELOPE_CODE = /^-?\d{1,10}$/;
+/** Bounds the label values the partner can create, so that a misbehaving upstream cannot blow up the series count. */
+const MAX_ENVELOPE_CODES = 100;
+
+export function createMetrics(): TradegraphMetrics {
+  const registry = new Registry();
+  collectDefaultMetrics({ register: registry });
+
+  const operationDuration = new Histogram({
+    name: 'tradegraph_graphql_operation_duration_seconds',
+    help: 'Time from reading a GraphQL request to its response, by operation and outcome.',
+    labelNames: ['operation_name', 'operation_type', 'outcome'] as const,
+    buckets: DURATION_BUCKETS,
+    registers: [registry],
+  });
+  const operationErrors = new Counter({
+    name: 'tradegraph_graphql_errors_total',
+    help: 'GraphQL errors answered, by operation and extensions.code.',
+    labelNames: ['operation_name', 'operation_type', 'code'] as const,
+    registers: [registry],
+  });
+  const upstreamCalls = new Counter({
+    name: 'tradegraph_upstream_calls_total',
+    help: "Partner API calls, by partner operation, outcome ('ok' or the error code) and the envelope's errorCode.",
+    labelNames: ['operation', 'outcome', 'upstream_error_code'] as const,
+    registers: [registry],
+  });
+  const upstreamDuration = new Histogram({
+    name: 'tradegraph_upstream_call_duration_seconds',
+    help: 'Partner API call duration, retries included, by partner operation and outcome.',
+    labelNames: ['operation', 'outcome'] as const,
+    buckets: DURATION_BUCKETS,
+    registers: [registry],
+  });
+  const upstreamRetries = new Counter({
+    name: 'tradegraph_upstream_retries_total',
+    help: 'Partner API attempts beyond the first, by partner operation.',
+    labelNames: ['operation'] as const,
+    registers: [registry],
+  });
+
+  const seenEnvelopeCodes = new Set<string>();
+  const envelopeCodeLabel = (code: unknown): string => {
+    if (code === undefined || code === null) return '';
+    const text = String(code);
+    if (!ENVELOPE_CODE.test(text)) return 'other';
+    if (seenEnvelopeCodes.has(text)) return text;
+    if (seenEnvelopeCodes.size >= MAX_ENVELOPE_CODES) return 'other';
+    seenEnvelopeCodes.add(text);
+    return text;
+  };
+
+  return {
+    registry,
+    observeOperation({ operationName, operationType, outcome, errorCodes, durationSeconds }) {
+      const labels = { operation_name: operationName, operation_type: operationType };
+      operationDuration.observe({ ...labels, outcome }, durationSeconds);
+      for (const code of errorCodes) operationErrors.inc({ ...labels, code });
+    },
+    observePartnerCall(event) {
+      upstreamCalls.inc({
+        operation: event.operation,
+        outcome: event.outcome,
+        upstream_error_code: envelopeCodeLabel(event.upstreamErrorCode),
+      });
+      upstreamDuration.observe({ operation: event.operation, outcome: event.outcome }, event.durationMs / 1000);
+      if (event.attempts > 1) upstreamRetries.inc({ operation: event.operation }, event.attempts - 1);
+    },
+    watchCircuits(read) {
+      new Gauge({
+        name: 'tradegraph_upstream_circuit_open',
+        help: "1 while the circuit breaker of an upstream base is open (calls fail fast), else 0.",
+        labelNames: ['upstream'] as const,
+        registers: [registry],
+        collect() {
+          for (const { upstream, open } of read()) this.set({ upstream }, open ? 1 : 0);
+        },
+      });
+    },
+  };
+}

@@ -1,0 +1,125 @@
+// Per GraphQL request: one structured log line (name, type, outcome, error codes, duration), one
+// metrics observation, and the request id returned to the caller as the x-request-id header.
+import { getOperationAST } from 'graphql';
+import type { Plugin } from 'graphql-yoga';
+import type { Logger } from 'pino';
+import { requestIdOf, type TradegraphContext } from '../context.js';
+import type { OperationOutcome, TradegraphMetrics } from './metrics.js';
+
+interface OperationState {
+  started: number;
+  name: string | null;
+  type: string | null;
+  outcome: OperationOutcome;
+  errorCodes: string[];
+}
+
+export interface OperationObservabilityOptions {
+  logger: Logger;
+  metrics: TradegraphMetrics;
+  /** Distinct operation names that get a series of their own; later ones share `other`. */
+  maxOperationNames?: number;
+}
+
+const GRAPHQL_NAME = /^[_A-Za-z][_0-9A-Za-z]{0,99}$/;
+const ERROR_CODE = /^[A-Z][A-Z0-9_]{0,63}$/;
+
+export function useOperationObservability({
+  logger,
+  metrics,
+  maxOperationNames = 200,
+}: OperationObservabilityOptions): Plugin<TradegraphContext> {
+  // Keyed by the Fetch Request Yoga passes to every hook; entries go with the request.
+  const operations = new WeakMap<Request, OperationState>();
+  // Operation names are chosen by clients: bound the label values they can create.
+  const knownNames = new Set<string>();
+  const nameLabel = (name: string): string => {
+    if (knownNames.has(name)) return name;
+    if (knownNames.size >= maxOperationNames) return 'other';
+    knownNames.add(name);
+    return name;
+  };
+
+  return {
+    // Runs for every GraphQL HTTP request before its body is read (GraphiQL's page never gets here).
+    onRequestParse({ request }) {
+      operations.set(request, { started: performance.now(), name: null, type: null, outcome: 'ok', errorCodes: [] });
+    },
+    onParams({ request, params }) {
+      const state = operations.get(request);
+      if (state && params.operationName) state.name = params.operationName;
+    },
+    onExecute({ args }) {
+      const state = operations.get(args.contextValue.request);
+      if (!state) return;
+      const operation = getOperationAST(args.document, args.operationName);
+      if (operation) {
+        state.type = operation.operation;
+        state.name = operation.name?.value ?? null;
+      }
+    },
+    onResultProcess({ request, result }) {
+      const state = operations.get(request);
+      if (!state) return;
+      const { outcome, errorCodes } = summarize(result);
+      state.outcome = outcome;
+      state.errorCodes = errorCodes;
+    },
+    onResponse({ request, response }) {
+      response.headers.set('x-request-id', requestIdOf(request));
+      const state = operations.get(request);
+      if (!state) return;
+      operations.delete(request);
+      const durationMs = performance.now() - state.started;
+      const operationName = state.name === null ? 'anonymous' : GRAPHQL_NAME.test(state.name) ? state.name : 'invalid';
+      const operationType = state.type ?? 'unknown';
+      metrics.observeOperation({
+        operationName: nameLabel(operationName),
+        operationType,
+        outcome: state.outcome,
+        errorCodes: state.errorCodes,
+        durationSeconds: durationMs / 1000,
+      });
+      // Error messages are left out on purpose: codes are enough to find the request, and a
+      // message may quote client input.
+      logger.info(
+        {
+          requestId: requestIdOf(request),
+          operationName,
+          operationType,
+          outcome: state.outcome,
+          errorCodes: state.errorCodes,
+          httpStatus: response.status,
+          durationMs: Math.round(durationMs * 1000) / 1000,
+        },
+        'graphql operation',
+      );
+    },
+  };
+}
+
+interface ResultLike {
+  data?: unknown;
+  errors?: readonly { extensions?: Record<string, unknown> | undefined }[];
+}
+
+/** The outcome and distinct error codes of a result (or of every result of a batch). */
+function summarize(result: unknown): { outcome: OperationOutcome; errorCodes: string[] } {
+  // A stream (subscription, @defer) is not summarised: the schema has none.
+  const results: ResultLike[] = Array.isArray(result)
+    ? (result as ResultLike[])
+    : result && typeof result === 'object' && !(Symbol.asyncIterator in result)
+      ? [result as ResultLike]
+      : [];
+  const codes = new Set<string>();
+  let hasData = false;
+  for (const each of results) {
+    if (each.data !== undefined && each.data !== null) hasData = true;
+    for (const error of each.errors ?? []) {
+      const code = error.extensions?.code;
+      codes.add(typeof code === 'string' && ERROR_CODE.test(code) ? code : 'NO_CODE');
+    }
+  }
+  const outcome: OperationOutcome = codes.size === 0 ? 'ok' : hasData ? 'partial' : 'error';
+  return { outcome, errorCodes: [...codes] };
+}
