@@ -1,0 +1,81 @@
+// GraphiQL as a newcomer meets it: the service started the way `npm start` starts it (on its
+// simulator), opened in headless Chromium, the example query run, and inventory data on the page.
+import { mkdir } from 'node:fs/promises';
+import { chromium, type Browser } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DEMO_ACCESS_TOKEN, DEMO_APP_ID, DEMO_PLATFORM_ID, itemAt } from '../../src/simulator/data.js';
+import { startServiceProcess, type ServiceProcess } from '../support/service-process.js';
+
+/** Debian's chromium; .ci/run installs it. Playwright never downloads a browser here. */
+const CHROMIUM = '/usr/bin/chromium';
+const CHROMIUM_ARGS = [
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-dev-shm-usage',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+  '--no-first-run',
+];
+const SCREENSHOT = 'test-results/graphiql.png';
+
+let service: ServiceProcess;
+let browser: Browser;
+
+beforeAll(async () => {
+  service = await startServiceProcess();
+  browser = await chromium.launch({ executablePath: CHROMIUM, headless: true, args: CHROMIUM_ARGS });
+}, 60_000);
+afterAll(async () => {
+  await browser?.close();
+  await service?.stop();
+});
+
+describe('GraphiQL in Chromium', () => {
+  it('runs the example query with the demo token and shows the inventory in the result pane', async () => {
+    const page = await browser.newPage({ viewport: { width: 1440, height: 900 } });
+    await page.goto(`${service.url}/graphql`);
+
+    const run = page.locator('.graphiql-execute-button');
+    await run.waitFor({ state: 'visible', timeout: 30_000 });
+    // The query editor opens on the example operation.
+    await expect
+      .poll(async () => normalise(await page.locator('.graphiql-query-editor').innerText()), { timeout: 30_000 })
+      .toContain('query InventoryPage');
+
+    const answered = page.waitForResponse(
+      (response) => response.url().endsWith('/graphql') && response.request().method() === 'POST',
+    );
+    await run.click();
+    const response = await answered;
+    expect(response.status()).toBe(200);
+    expect(await response.request().headerValue('authorization')).toBe(`Bearer ${DEMO_ACCESS_TOKEN}`);
+    const body = (await response.json()) as {
+      data?: { inventory: { totalCount: number; items: { nodes: { name: string }[] } } };
+      errors?: unknown;
+    };
+    expect(body.errors).toBeUndefined();
+    expect(body.data!.inventory.items.nodes).toHaveLength(10);
+
+    // What the person at the screen sees: the first item's name in the result pane.
+    const firstName = itemAt(DEMO_PLATFORM_ID, DEMO_APP_ID, 0).name!;
+    expect(firstName).toContain('AK-47 | 红线');
+    await expect
+      .poll(async () => normalise(await page.locator('.graphiql-response').innerText()), { timeout: 30_000 })
+      .toContain(`"name": "${firstName}"`);
+
+    await mkdir('test-results', { recursive: true });
+    await page.screenshot({ path: SCREENSHOT });
+    await page.close();
+  });
+
+  it('stops cleanly on SIGTERM', async () => {
+    expect(await service.stop()).toBe(0);
+    expect(service.logs.map((entry) => entry.msg)).toContain('stopped');
+  });
+});
+
+/** Monaco renders spaces as no-break spaces; compare text as typed. */
+function normalise(text: string): string {
+  return text.replace(/\u00a0/g, ' ');
+}

@@ -1,0 +1,54 @@
+// The service as `npm start` runs it: src/main.ts in a child Node process (tsx loader), on a free
+// port, with its JSON log lines collected and SIGTERM to stop it.
+import { spawn } from 'node:child_process';
+import { once } from 'node:events';
+import { fileURLToPath } from 'node:url';
+import { createInterface } from 'node:readline';
+
+export interface ServiceProcess {
+  url: string;
+  /** Every stdout line, parsed when it is JSON. */
+  logs: Record<string, unknown>[];
+  /** Sends SIGTERM and answers the exit code. */
+  stop(): Promise<number | null>;
+}
+
+const ROOT = fileURLToPath(new URL('../..', import.meta.url));
+
+export async function startServiceProcess(env: Record<string, string> = {}): Promise<ServiceProcess> {
+  // The test runner's own variables (NODE_ENV=test, OTEL_*) must not leak into the service.
+  const inherited = Object.fromEntries(
+    Object.entries(process.env).filter(([name]) => !/^(NODE_ENV|OTEL_|PARTNER_|PORT$|HOST$|LOG_LEVEL$)/.test(name)),
+  );
+  const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
+    cwd: ROOT,
+    env: { ...inherited, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'info', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  const exited = once(child, 'exit').then(([code]) => code as number | null);
+  const logs: Record<string, unknown>[] = [];
+  let stderr = '';
+  child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString('utf8')));
+
+  const serving = new Promise<string>((resolve, reject) => {
+    createInterface({ input: child.stdout }).on('line', (line) => {
+      try {
+        const entry = JSON.parse(line) as Record<string, unknown>;
+        logs.push(entry);
+        if (typeof entry.url === 'string' && String(entry.msg).startsWith('tradegraph is serving')) resolve(entry.url);
+      } catch {
+        logs.push({ text: line });
+      }
+    });
+    void exited.then((code) => reject(new Error(`the service exited with ${code} before serving:\n${stderr}`)));
+  });
+  const url = await serving;
+  return {
+    url,
+    logs,
+    async stop() {
+      if (child.exitCode === null) child.kill('SIGTERM');
+      return exited;
+    },
+  };
+}
