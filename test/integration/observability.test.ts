@@ -3,9 +3,9 @@
 // and secrets kept out of all of it.
 import { createServer, type Server } from 'node:net';
 import type { AddressInfo } from 'node:net';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { CalculateListingFeeDocument, InventoryPageDocument, InventoryTotalDocument } from '../generated/graphql.js';
-import { errorCodes, expectNoGraphQLErrors, startTestkit, type Testkit } from '../support/testkit.js';
+import { errorCodes, expectNoGraphQLErrors, startTestkit, useTestkit, type Testkit } from '../support/testkit.js';
 import { DEMO_APP_KEY } from '../../src/simulator/data.js';
 
 const APP_ID = 730;
@@ -60,15 +60,10 @@ const sample = (text: string, series: string): number | undefined => {
 };
 
 describe('request ids and the operation log line', () => {
+  const testkit = useTestkit();
   let kit: Testkit;
-  beforeAll(async () => {
-    kit = await startTestkit();
-  });
-  afterAll(async () => {
-    await kit.close();
-  });
   beforeEach(() => {
-    kit.simulator.reset();
+    kit = testkit();
   });
 
   it("returns the caller's x-request-id, sends it upstream and logs it with the operation", async () => {
@@ -162,12 +157,10 @@ describe('secrets', () => {
 });
 
 describe('GET /metrics', () => {
+  const testkit = useTestkit();
   let kit: Testkit;
-  beforeAll(async () => {
-    kit = await startTestkit();
-  });
-  afterAll(async () => {
-    await kit.close();
+  beforeEach(() => {
+    kit = testkit();
   });
 
   it('counts GraphQL operations and partner calls by operation and outcome, with the envelope errorCode', async () => {
@@ -220,7 +213,6 @@ describe('GET /metrics', () => {
     const text = await scrape(kit);
     expect(sample(text, 'tradegraph_upstream_retries_total{operation="readInventory"}')).toBe(4);
     expect(sample(text, 'tradegraph_upstream_circuit_open{upstream="partner"}')).toBe(1);
-    kit.simulator.reset();
   });
 });
 
