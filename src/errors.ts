@@ -19,6 +19,8 @@ export const ErrorCode = {
   UPSTREAM_UNAVAILABLE: 'UPSTREAM_UNAVAILABLE',
   /** The partner API did not answer within UPSTREAM_TIMEOUT_MS. */
   UPSTREAM_TIMEOUT: 'UPSTREAM_TIMEOUT',
+  /** A GET or a form/text POST came without a CSRF header; nothing was executed (HTTP 403). */
+  CSRF_HEADER_REQUIRED: 'CSRF_HEADER_REQUIRED',
 } as const;
 export type ErrorCode = (typeof ErrorCode)[keyof typeof ErrorCode];
 
@@ -102,5 +104,17 @@ export class UpstreamTimeoutError extends TradegraphError {
   readonly code = ErrorCode.UPSTREAM_TIMEOUT;
   constructor(operation: string, timeoutMs: number) {
     super(`The partner API did not answer '${operation}' within ${timeoutMs} ms.`, ErrorCode.UPSTREAM_TIMEOUT);
+  }
+}
+
+export class CsrfHeaderRequiredError extends TradegraphError {
+  readonly code = ErrorCode.CSRF_HEADER_REQUIRED;
+  constructor(headerName: string) {
+    // HTTP 403: the request is refused before GraphQL parses it, whatever the client accepts.
+    super(
+      `A GET request, or a POST whose content-type a browser sends without a CORS preflight, must carry the '${headerName}' header.`,
+      ErrorCode.CSRF_HEADER_REQUIRED,
+      { http: { status: 403 } },
+    );
   }
 }

@@ -7,6 +7,7 @@ import { createYoga, type Plugin, type YogaServerInstance } from 'graphql-yoga';
 import type { Logger } from 'pino';
 import type { Config } from './config.js';
 import { createContextFactory, type TradegraphContext } from './context.js';
+import { useCsrfPrevention } from './csrf-prevention.js';
 import { graphiqlOptions } from './graphiql.js';
 import { createMetrics, type TradegraphMetrics } from './observability/metrics.js';
 import { useOperationObservability } from './observability/operation-plugin.js';
@@ -70,6 +71,7 @@ export function createTradegraph({ config, logger, graphiqlHeaders = {} }: Trade
   const plugins: Plugin<TradegraphContext>[] = [];
   plugins.push(useOperationObservability({ logger, metrics }));
   if (config.tracing) plugins.push(useOperationSpans());
+  plugins.push(useCsrfPrevention());
 
   const yoga = createYoga<NodeServerContext, TradegraphContext>({
     schema: buildSchema(),

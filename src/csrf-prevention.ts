@@ -1,0 +1,30 @@
+// CSRF protection: a request a browser would send cross-site without a CORS preflight (a GET, or a
+// POST of a form or text/plain) must carry a custom header, which no other site can add unasked.
+import { useCSRFPrevention } from '@graphql-yoga/plugin-csrf-prevention';
+import type { Plugin } from 'graphql-yoga';
+import { CsrfHeaderRequiredError } from './errors.js';
+
+/** The header clients are told to send (any value, e.g. `1`). */
+export const CSRF_HEADER = 'x-graphql-csrf';
+
+/**
+ * Every header that satisfies the check. Any custom header forces a preflight, so accepting those
+ * that common clients already send costs nothing: Yoga's own default, and Apollo Server's pair
+ * (Apollo iOS and Kotlin send `x-apollo-operation-name` on their GETs).
+ */
+export const CSRF_ACCEPTED_HEADERS = [CSRF_HEADER, 'x-graphql-yoga-csrf', 'apollo-require-preflight', 'x-apollo-operation-name'];
+
+export function useCsrfPrevention<TContext extends object>(): Plugin<TContext> {
+  // Yoga's plugin decides (content-type not one of the three CORS-safelisted ones, or one of the
+  // headers present); only its refusal is replaced, so it carries a code of this API's closed set.
+  const { onRequestParse } = useCSRFPrevention({ requestHeaders: CSRF_ACCEPTED_HEADERS });
+  return {
+    onRequestParse(payload) {
+      try {
+        return onRequestParse?.(payload as never);
+      } catch {
+        throw new CsrfHeaderRequiredError(CSRF_HEADER);
+      }
+    },
+  };
+}
