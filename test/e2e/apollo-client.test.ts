@@ -3,25 +3,16 @@
 import { ApolloClient, HttpLink, InMemoryCache } from '@apollo/client';
 import { relayStylePagination } from '@apollo/client/utilities';
 import { filter, firstValueFrom } from 'rxjs';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { InventoryPageDocument } from '../generated/graphql.js';
-import { startTestkit, type Testkit } from '../support/testkit.js';
-import { DEMO_ACCESS_TOKEN, assetIdAt } from '../../src/simulator/data.js';
+import { useTestkit } from '../support/testkit.js';
+import { DEMO_ACCESS_TOKEN, assetIdAt, platformIdWithSize } from '../../src/simulator/data.js';
 
 const APP_ID = 730;
-const PLATFORM_ID = '76561198000000237'; // the simulator holds 237 items here
+const PLATFORM_ID = platformIdWithSize(237);
 const PAGE_SIZE = 50;
 
-let kit: Testkit;
-beforeAll(async () => {
-  kit = await startTestkit();
-});
-afterAll(async () => {
-  await kit.close();
-});
-beforeEach(() => {
-  kit.simulator.reset();
-});
+const kit = useTestkit();
 
 /** GraphQL requests the client sent: one per page, none to re-read what the cache holds. */
 let requests = 0;
@@ -30,7 +21,7 @@ function createApolloClient() {
   requests = 0;
   return new ApolloClient({
     link: new HttpLink({
-      uri: kit.graphqlUrl,
+      uri: kit().graphqlUrl,
       fetch: (input, init) => {
         requests += 1;
         return fetch(input, init);
@@ -49,7 +40,7 @@ describe('Apollo Client with relayStylePagination', () => {
     { startInclusive: false, countCap: null },
     { startInclusive: true, countCap: 7 },
   ])('pages a whole 237-item inventory with fetchMore into one cached list (%o)', async (switches) => {
-    kit.simulator.configure(switches);
+    kit().simulator.configure(switches);
     const client = createApolloClient();
     const expected = Array.from({ length: 237 }, (_, index) => assetIdAt(PLATFORM_ID, APP_ID, index));
 

@@ -3,26 +3,17 @@
 import { Client, fetchExchange, type AnyVariables, type OperationResult, type TypedDocumentNode } from '@urql/core';
 import { cacheExchange } from '@urql/exchange-graphcache';
 import { relayPagination } from '@urql/exchange-graphcache/extras';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { InventoryPageDocument, type InventoryPageQuery, type InventoryPageQueryVariables } from '../generated/graphql.js';
-import { errorCodes, startTestkit, type Testkit } from '../support/testkit.js';
+import { errorCodes, useTestkit } from '../support/testkit.js';
 import { CSRF_HEADER } from '../../src/csrf-prevention.js';
-import { DEMO_ACCESS_TOKEN, assetIdAt } from '../../src/simulator/data.js';
+import { DEMO_ACCESS_TOKEN, assetIdAt, platformIdWithSize } from '../../src/simulator/data.js';
 
 const APP_ID = 730;
-const PLATFORM_ID = '76561198000000237'; // the simulator holds 237 items here
+const PLATFORM_ID = platformIdWithSize(237);
 const PAGE_SIZE = 50;
 
-let kit: Testkit;
-beforeAll(async () => {
-  kit = await startTestkit();
-});
-afterAll(async () => {
-  await kit.close();
-});
-beforeEach(() => {
-  kit.simulator.reset();
-});
+const kit = useTestkit();
 
 /** Methods of the GraphQL requests the client sent. */
 let requests: string[] = [];
@@ -30,7 +21,7 @@ let requests: string[] = [];
 function createUrqlClient(headers: Record<string, string>) {
   requests = [];
   return new Client({
-    url: kit.graphqlUrl,
+    url: kit().graphqlUrl,
     // urql sends queries as GET by default (preferGetMethod: 'within-url-limit'), with no
     // content-type, so the CSRF check wants its header; POSTs of JSON would not.
     fetchOptions: () => ({ headers }),
@@ -72,7 +63,7 @@ describe('urql with Graphcache relayPagination', () => {
     { startInclusive: false, countCap: null },
     { startInclusive: true, countCap: 7 },
   ])('pages a whole 237-item inventory into one cached list (%o)', async (switches) => {
-    kit.simulator.configure(switches);
+    kit().simulator.configure(switches);
     const client = createUrqlClient(csrfSafeHeaders);
     const expected = Array.from({ length: 237 }, (_, index) => assetIdAt(PLATFORM_ID, APP_ID, index));
     const variables = { platformId: PLATFORM_ID, appId: APP_ID, first: PAGE_SIZE };
@@ -113,6 +104,6 @@ describe('urql with Graphcache relayPagination', () => {
     expect(result.data).toBeUndefined();
     expect(errorCodes({ errors: result.error!.graphQLErrors })).toEqual(['CSRF_HEADER_REQUIRED']);
     expect(result.error!.response.status).toBe(403);
-    expect(kit.simulator.callsOf('readInventory')).toHaveLength(0);
+    expect(kit().simulator.callsOf('readInventory')).toHaveLength(0);
   });
 });

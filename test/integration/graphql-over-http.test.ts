@@ -1,21 +1,12 @@
 // GraphQL over HTTP: the graphql-http audit suite against the live server (each audit its own test,
 // so a regression names the audit), and the CSRF protection that refuses unpreflighted requests.
 import { serverAudits, type Audit, type AuditResult } from 'graphql-http';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { CSRF_HEADER } from '../../src/csrf-prevention.js';
 import { DEMO_ACCESS_TOKEN } from '../../src/simulator/data.js';
-import { errorCodes, startTestkit, type Testkit } from '../support/testkit.js';
+import { errorCodes, useTestkit } from '../support/testkit.js';
 
-let kit: Testkit;
-beforeAll(async () => {
-  kit = await startTestkit();
-});
-afterAll(async () => {
-  await kit.close();
-});
-beforeEach(() => {
-  kit.simulator.reset();
-});
+const kit = useTestkit();
 
 /** The audits' fetch, optionally adding the CSRF header as a front-end client configured for it would. */
 const auditFetch =
@@ -27,8 +18,8 @@ const auditFetch =
   };
 
 // Built before the server starts (test names must exist at collection); the URL is read per audit.
-const audits = serverAudits({ url: () => kit.graphqlUrl, fetchFn: auditFetch(true) });
-const auditsWithoutCsrfHeader = serverAudits({ url: () => kit.graphqlUrl, fetchFn: auditFetch(false) });
+const audits = serverAudits({ url: () => kit().graphqlUrl, fetchFn: auditFetch(true) });
+const auditsWithoutCsrfHeader = serverAudits({ url: () => kit().graphqlUrl, fetchFn: auditFetch(false) });
 const levelOf = (audit: Audit) => audit.name.split(' ')[0] as 'MUST' | 'SHOULD' | 'MAY';
 
 /** Why an audit failed, with what the server answered, for the assertion message. */
@@ -89,7 +80,7 @@ describe('graphql-http audits, without the CSRF header', () => {
 
 describe('CSRF prevention', () => {
   const QUERY = '{ inventory(platformId: "76561198000000003", appId: 730) { totalCount } }';
-  const getUrl = () => `${kit.graphqlUrl}?query=${encodeURIComponent(QUERY)}`;
+  const getUrl = () => `${kit().graphqlUrl}?query=${encodeURIComponent(QUERY)}`;
   const auth = { authorization: `Bearer ${DEMO_ACCESS_TOKEN}` };
 
   /** Asserts a refusal before execution: HTTP 403, the closed-set code, nothing sent upstream. */
@@ -101,7 +92,7 @@ describe('CSRF prevention', () => {
     expect(body.errors![0]!.message).toContain(`'${CSRF_HEADER}'`);
     // The HTTP status is Yoga's business; it must not leak into the error's extensions.
     expect(body.errors![0]!.extensions).not.toHaveProperty('http');
-    expect(kit.simulator.callsOf('readInventory')).toHaveLength(0);
+    expect(kit().simulator.callsOf('readInventory')).toHaveLength(0);
   }
 
   it('refuses a GET without the CSRF header', async () => {
@@ -118,7 +109,7 @@ describe('CSRF prevention', () => {
     ['multipart/form-data; boundary=x', `--x\r\nContent-Disposition: form-data; name="query"\r\n\r\n${QUERY}\r\n--x--\r\n`],
   ])('refuses a simple-form POST (%s) without the CSRF header', async (contentType, body) => {
     await expectRefused(
-      await fetch(kit.graphqlUrl, { method: 'POST', headers: { 'content-type': contentType, ...auth }, body }),
+      await fetch(kit().graphqlUrl, { method: 'POST', headers: { 'content-type': contentType, ...auth }, body }),
     );
   });
 
@@ -132,7 +123,7 @@ describe('CSRF prevention', () => {
   );
 
   it('serves a JSON POST without the header (browsers preflight it)', async () => {
-    const response = await kit.post({ query: QUERY });
+    const response = await kit().post({ query: QUERY });
     expect(response.status).toBe(200);
     expect(await response.json()).toEqual({ data: { inventory: { totalCount: 3 } } });
   });
@@ -144,7 +135,7 @@ describe('CSRF prevention', () => {
   });
 
   it('still opens GraphiQL in a browser (a plain GET for text/html)', async () => {
-    const response = await fetch(kit.graphqlUrl, { headers: { accept: 'text/html' } });
+    const response = await fetch(kit().graphqlUrl, { headers: { accept: 'text/html' } });
     expect(response.status).toBe(200);
     expect(response.headers.get('content-type')).toMatch(/^text\/html/);
     expect(await response.text()).toContain('<title>tradegraph</title>');
