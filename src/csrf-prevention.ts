@@ -15,8 +15,8 @@ export const CSRF_HEADER = 'x-graphql-csrf';
 export const CSRF_ACCEPTED_HEADERS = [CSRF_HEADER, 'x-graphql-yoga-csrf', 'apollo-require-preflight', 'x-apollo-operation-name'];
 
 export function useCsrfPrevention<TContext extends object>(): Plugin<TContext> {
-  // Yoga's plugin decides (content-type not one of the three CORS-safelisted ones, or one of the
-  // headers present); only its refusal is replaced, so it carries a code of this API's closed set.
+  // Yoga's plugin decides (it lets through a content-type outside the three CORS-safelisted ones,
+  // or any of the headers); only its refusal is replaced, to carry a code of this API's closed set.
   const { onRequestParse } = useCSRFPrevention({ requestHeaders: CSRF_ACCEPTED_HEADERS });
   return {
     onRequestParse(payload) {

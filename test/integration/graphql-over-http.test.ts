@@ -4,7 +4,7 @@ import { serverAudits, type Audit, type AuditResult } from 'graphql-http';
 import { describe, expect, it } from 'vitest';
 import { CSRF_HEADER } from '../../src/csrf-prevention.js';
 import { DEMO_ACCESS_TOKEN } from '../../src/simulator/data.js';
-import { errorCodes, useTestkit } from '../support/testkit.js';
+import { errorCodes, startTestkit, useTestkit } from '../support/testkit.js';
 
 const kit = useTestkit();
 
@@ -132,6 +132,18 @@ describe('CSRF prevention', () => {
     const response = await fetch(getUrl(), { headers: { 'content-type': 'application/json', ...auth } });
     expect(response.status).toBe(200);
     expect(await response.json()).toEqual({ data: { inventory: { totalCount: 3 } } });
+  });
+
+  it('refuses the same way in production mode (the refusal is not masked)', async () => {
+    const production = await startTestkit({ config: { production: true } });
+    try {
+      const response = await fetch(`${production.graphqlUrl}?query=${encodeURIComponent(QUERY)}`, { headers: auth });
+      expect(response.status).toBe(403);
+      expect(errorCodes((await response.json()) as { errors?: [] })).toEqual(['CSRF_HEADER_REQUIRED']);
+      expect(production.simulator.callsOf('readInventory')).toHaveLength(0);
+    } finally {
+      await production.close();
+    }
   });
 
   it('still opens GraphiQL in a browser (a plain GET for text/html)', async () => {
