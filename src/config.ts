@@ -26,6 +26,9 @@ const EnvSchema = z.object({
   PARTNER_OPEN_API_URL: z.preprocess(emptyAsUnset, httpUrl.optional()),
   PARTNER_APP_KEY: z.preprocess(emptyAsUnset, z.string().optional()),
   UPSTREAM_TIMEOUT_MS: z.preprocess(emptyAsUnset, integer(1, 120_000).default(5000)),
+  UPSTREAM_MAX_RETRIES: z.preprocess(emptyAsUnset, integer(0, 10).default(2)),
+  UPSTREAM_BREAKER_THRESHOLD: z.preprocess(emptyAsUnset, integer(1, 1000).default(5)),
+  UPSTREAM_BREAKER_HALF_OPEN_MS: z.preprocess(emptyAsUnset, integer(10, 600_000).default(5000)),
   LISTING_FEE_BATCH_MAX: z.preprocess(emptyAsUnset, integer(1, 1000).default(50)),
   MAX_BODY_BYTES: z.preprocess(emptyAsUnset, integer(1024, 64 * 1024 * 1024).default(1024 * 1024)),
   LOG_LEVEL: z.preprocess(emptyAsUnset, z.enum(LOG_LEVELS).default('info')),
@@ -50,6 +53,12 @@ export interface Config {
   partnerOpenApiUrl: string | null;
   partnerAppKey: string | null;
   upstreamTimeoutMs: number;
+  /** Retries after the first attempt of an idempotent partner call (GET), within upstreamTimeoutMs. */
+  upstreamMaxRetries: number;
+  /** Consecutive partner outages that open an upstream base's circuit. */
+  upstreamBreakerThreshold: number;
+  /** How long an open circuit answers at once before letting one probe call through. */
+  upstreamBreakerHalfOpenMs: number;
   listingFeeBatchMax: number;
   maxBodyBytes: number;
   logLevel: (typeof LOG_LEVELS)[number];
@@ -74,6 +83,9 @@ export function loadConfig(env: NodeJS.ProcessEnv): Config {
     partnerOpenApiUrl: values.PARTNER_OPEN_API_URL ?? values.PARTNER_API_URL ?? null,
     partnerAppKey: values.PARTNER_APP_KEY ?? null,
     upstreamTimeoutMs: values.UPSTREAM_TIMEOUT_MS,
+    upstreamMaxRetries: values.UPSTREAM_MAX_RETRIES,
+    upstreamBreakerThreshold: values.UPSTREAM_BREAKER_THRESHOLD,
+    upstreamBreakerHalfOpenMs: values.UPSTREAM_BREAKER_HALF_OPEN_MS,
     listingFeeBatchMax: values.LISTING_FEE_BATCH_MAX,
     maxBodyBytes: values.MAX_BODY_BYTES,
     logLevel: values.LOG_LEVEL,

@@ -21,6 +21,8 @@ export const ErrorCode = {
   UPSTREAM_TIMEOUT: 'UPSTREAM_TIMEOUT',
   /** A GET or a form/text POST came without a CSRF header; nothing was executed (HTTP 403). */
   CSRF_HEADER_REQUIRED: 'CSRF_HEADER_REQUIRED',
+  /** The operation or its request body is over a limit (depth, aliases, tokens, cost, size); refused before execution. */
+  OPERATION_LIMIT_EXCEEDED: 'OPERATION_LIMIT_EXCEEDED',
 } as const;
 export type ErrorCode = (typeof ErrorCode)[keyof typeof ErrorCode];
 
@@ -116,5 +118,25 @@ export class CsrfHeaderRequiredError extends TradegraphError {
       ErrorCode.CSRF_HEADER_REQUIRED,
       { http: { status: 403 } },
     );
+  }
+}
+
+/** Which limit an operation broke; see the README section on limits. */
+export type OperationLimit = 'depth' | 'aliases' | 'directives' | 'tokens' | 'cost' | 'bodyBytes';
+
+/**
+ * An operation refused before execution because it is too large for the service to run on the
+ * partner's behalf. Not BAD_USER_INPUT: no argument is wrong, and the client must split or trim the
+ * operation rather than fix a value.
+ */
+export class OperationLimitError extends TradegraphError {
+  readonly code = ErrorCode.OPERATION_LIMIT_EXCEEDED;
+  constructor(
+    readonly limit: OperationLimit,
+    message: string,
+    maximum: number,
+  ) {
+    // `http.status` makes Yoga answer 400 (it strips `http` from what the client sees).
+    super(message, ErrorCode.OPERATION_LIMIT_EXCEEDED, { limit, maximum, http: { status: 400 } });
   }
 }

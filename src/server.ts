@@ -9,6 +9,8 @@ import type { Config } from './config.js';
 import { createContextFactory, type TradegraphContext } from './context.js';
 import { useCsrfPrevention } from './csrf-prevention.js';
 import { graphiqlOptions } from './graphiql.js';
+import { operationLimitPlugins, productionPlugins } from './limits/index.js';
+import { acceptRequestBody } from './limits/request-body.js';
 import { createMetrics, type TradegraphMetrics } from './observability/metrics.js';
 import { useOperationObservability } from './observability/operation-plugin.js';
 import { useOperationSpans } from './observability/operation-spans.js';
@@ -57,6 +59,9 @@ export function createTradegraph({ config, logger, graphiqlHeaders = {} }: Trade
     appKey: config.partnerAppKey,
     logger,
     onCall: metrics.observePartnerCall,
+    maxRetries: config.upstreamMaxRetries,
+    breakerThreshold: config.upstreamBreakerThreshold,
+    breakerHalfOpenAfterMs: config.upstreamBreakerHalfOpenMs,
   });
   metrics.watchCircuits(() =>
     partner.circuitStates().map(({ upstream, state }) => ({ upstream, open: state === 'open' || state === 'isolated' })),
@@ -72,6 +77,9 @@ export function createTradegraph({ config, logger, graphiqlHeaders = {} }: Trade
   plugins.push(useOperationObservability({ logger, metrics }));
   if (config.tracing) plugins.push(useOperationSpans());
   plugins.push(useCsrfPrevention());
+  // After observability, so that refused operations are seen (and counted) too.
+  plugins.push(...operationLimitPlugins());
+  if (config.production) plugins.push(...productionPlugins());
 
   const yoga = createYoga<NodeServerContext, TradegraphContext>({
     schema: buildSchema(),
@@ -81,6 +89,10 @@ export function createTradegraph({ config, logger, graphiqlHeaders = {} }: Trade
     graphiql: config.production ? false : graphiqlOptions(graphiqlHeaders),
     renderGraphiQL,
     landingPage: false,
+    // Array batching stays off: one HTTP request, one operation, one cost check.
+    batching: false,
+    // Production never shows an unexpected error's message or stack, whatever NODE_ENV Yoga sees.
+    maskedErrors: config.production ? { isDev: false } : true,
     logging: yogaLogger(logger),
   });
 
@@ -116,7 +128,9 @@ export function createTradegraph({ config, logger, graphiqlHeaders = {} }: Trade
       });
       return;
     }
-    void yoga.requestListener(req, res);
+    void acceptRequestBody(req, res, config.maxBodyBytes).then((accepted) => {
+      if (accepted) void yoga.requestListener(req, res);
+    });
   });
 
   return {

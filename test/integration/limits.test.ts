@@ -1,0 +1,227 @@
+// Hostile and oversized input over real HTTP: every operation limit refuses before execution with
+// OPERATION_LIMIT_EXCEEDED and zero partner calls; bodies over MAX_BODY_BYTES get 413; malformed
+// requests get 4xx, never 5xx.
+import { request } from 'node:http';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { InventoryWithFeesDocument, TwoInventoriesWithFeesDocument } from '../generated/graphql.js';
+import { errorCodes, expectNoGraphQLErrors, startTestkit, type Testkit } from '../support/testkit.js';
+import { OPERATION_LIMITS } from '../../src/limits/index.js';
+
+const APP_ID = 730;
+const MAX_BODY_BYTES = 64 * 1024;
+const withSize = (size: number) => `7656119800000${String(size).padStart(4, '0')}`;
+
+let kit: Testkit;
+beforeAll(async () => {
+  kit = await startTestkit({ config: { maxBodyBytes: MAX_BODY_BYTES } });
+});
+afterAll(async () => {
+  await kit.close();
+});
+beforeEach(() => {
+  kit.simulator.reset();
+});
+
+const partnerCalls = () => kit.simulator.calls.length;
+
+interface GraphQLBody {
+  data?: unknown;
+  errors?: Array<{ message: string; extensions?: Record<string, unknown> }>;
+}
+
+async function postQuery(query: string, variables: Record<string, unknown> = {}) {
+  const response = await kit.post({ query, variables });
+  return { status: response.status, body: (await response.json()) as GraphQLBody };
+}
+
+function expectRefused(result: { status: number; body: GraphQLBody }, limit: string | RegExp) {
+  expect(result.status).toBe(400);
+  expect(result.body.data ?? null).toBeNull();
+  expect(errorCodes(result.body)).toEqual(['OPERATION_LIMIT_EXCEEDED']);
+  expect(result.body.errors![0]!.extensions?.limit).toMatch(limit);
+  expect(result.body.errors![0]!.message).toMatch(/^The operation/);
+  expect(partnerCalls()).toBe(0);
+}
+
+describe('operation limits', () => {
+  it('refuses 500 aliased inventory fields before any partner call', async () => {
+    const fields = Array.from(
+      { length: 500 },
+      (_, index) => `i${index}: inventory(platformId: "${withSize(5)}", appId: ${APP_ID}) { totalCount }`,
+    );
+    // The token count trips first here (it is checked while parsing); either way nothing runs.
+    expectRefused(await postQuery(`{ ${fields.join(' ')} }`), /^(tokens|aliases)$/);
+  });
+
+  it('refuses one alias more than the limit', async () => {
+    const fields = Array.from(
+      { length: OPERATION_LIMITS.aliases + 1 },
+      (_, index) => `i${index}: inventory(platformId: "${withSize(5)}", appId: ${APP_ID}) { totalCount }`,
+    );
+    expectRefused(await postQuery(`{ ${fields.join(' ')} }`), 'aliases');
+  });
+
+  it('refuses an operation deeper than the limit', async () => {
+    // The schema has no cycles; the introspection types do.
+    let selection = 'name';
+    for (let level = 0; level < OPERATION_LIMITS.depth; level++) selection = `ofType { ${selection} }`;
+    expectRefused(await postQuery(`{ __type(name: "Inventory") { fields { type { ${selection} } } } }`), 'depth');
+  });
+
+  it('refuses an operation with more tokens than the limit', async () => {
+    const typenames = Array.from({ length: OPERATION_LIMITS.tokens }, () => '__typename').join(' ');
+    expectRefused(await postQuery(`{ ${typenames} }`), 'tokens');
+  });
+
+  it('refuses an operation with more directives than the limit', async () => {
+    // One directive per field: graphql forbids repeating @include at one location.
+    const fields = Array.from({ length: OPERATION_LIMITS.directives + 1 }, () => '__typename @include(if: true)');
+    expectRefused(await postQuery(`{ ${fields.join(' ')} }`), 'directives');
+  });
+
+  it('refuses 30 inventories × 100 items × a listing fee each, priced with the variables', async () => {
+    const inventories = Array.from(
+      { length: 30 },
+      (_, index) =>
+        `i${index}: inventory(platformId: "${withSize(100 + index)}", appId: ${APP_ID}) {
+           items(first: $first) { nodes { assetId listingFee(price: 500) { fee } } } }`,
+    );
+    const query = `query Many($first: Int) { ${inventories.join(' ')} }`;
+    const result = await postQuery(query, { first: 100 });
+    expectRefused(result, 'cost');
+    expect(result.body.errors![0]!.message).toMatch(/cost \d+ units.*at most 1000/);
+    // The same document with a small page is cheap enough: the price follows the variables.
+    const small = await postQuery(query, { first: 1 });
+    expect(small.status).toBe(200);
+    expect(small.body.errors).toBeUndefined();
+  });
+
+  it('prices items(first:) at its default of 20 when first is omitted', async () => {
+    // 25 inventories × (1 call + 20 items) = 525 units: under the limit. With a fee on each item
+    // it is 25 × 41 = 1025 units: over it.
+    const inventories = (withFee: boolean) =>
+      Array.from(
+        { length: 25 },
+        (_, index) =>
+          `i${index}: inventory(platformId: "${withSize(20)}", appId: ${APP_ID}) {
+             items { nodes { assetId ${withFee ? 'listingFee(price: 500) { fee }' : ''} } } }`,
+      ).join(' ');
+    const plain = await postQuery(`{ ${inventories(false)} }`);
+    expect(plain.body.errors).toBeUndefined();
+    kit.simulator.reset();
+    expectRefused(await postQuery(`{ ${inventories(true)} }`), 'cost');
+  });
+
+  it('accepts a normal page: 100 items with a listing fee on each', async () => {
+    const result = await kit.execute(InventoryWithFeesDocument, {
+      platformId: withSize(150),
+      appId: APP_ID,
+      first: 100,
+      price: 500,
+    });
+    expectNoGraphQLErrors(result);
+    expect(result.data.inventory!.items.nodes).toHaveLength(100);
+    expect(result.data.inventory!.items.nodes.every((node) => node.listingFee !== null)).toBe(true);
+  });
+
+  it('accepts two inventories of 100 items with fees, an operation front ends keep', async () => {
+    const result = await kit.execute(TwoInventoriesWithFeesDocument, {
+      a: withSize(120),
+      b: withSize(130),
+      appId: APP_ID,
+      first: 100,
+      price: 500,
+    });
+    expectNoGraphQLErrors(result);
+    expect(result.data.a!.items.nodes).toHaveLength(100);
+  });
+});
+
+describe('request bodies', () => {
+  /** Sends a raw request with node:http, so that framing (chunked or not) is under the test's control. */
+  function rawPost(
+    chunks: Buffer[],
+    { chunked, contentType = 'application/json' }: { chunked: boolean; contentType?: string },
+  ): Promise<{ status: number; body: string }> {
+    const url = new URL(kit.graphqlUrl);
+    const length = chunks.reduce((sum, chunk) => sum + chunk.length, 0);
+    return new Promise((resolve, reject) => {
+      const req = request(
+        {
+          host: url.hostname,
+          port: url.port,
+          path: url.pathname,
+          method: 'POST',
+          headers: {
+            'content-type': contentType,
+            accept: 'application/graphql-response+json',
+            ...(chunked ? { 'transfer-encoding': 'chunked' } : { 'content-length': length }),
+          },
+        },
+        (res) => {
+          const received: Buffer[] = [];
+          res.on('data', (chunk: Buffer) => received.push(chunk));
+          res.on('end', () => resolve({ status: res.statusCode!, body: Buffer.concat(received).toString('utf8') }));
+        },
+      );
+      // The server may close the connection while the rest of an oversized body is still going out.
+      req.on('error', (error) => (req.destroyed ? undefined : reject(error)));
+      let index = 0;
+      const writeNext = () => {
+        if (req.destroyed) return;
+        if (index === chunks.length) return void req.end();
+        req.write(chunks[index++], () => setImmediate(writeNext));
+      };
+      writeNext();
+    });
+  }
+
+  const oversizedQuery = () => {
+    const padding = ' '.repeat(MAX_BODY_BYTES);
+    return Buffer.from(JSON.stringify({ query: `{ __typename ${padding}}` }));
+  };
+
+  it('answers 413 for a body whose content-length is over MAX_BODY_BYTES', async () => {
+    const result = await rawPost([oversizedQuery()], { chunked: false });
+    expect(result.status).toBe(413);
+    expect(JSON.parse(result.body)).toMatchObject({
+      errors: [{ extensions: { code: 'OPERATION_LIMIT_EXCEEDED', limit: 'bodyBytes', maximum: MAX_BODY_BYTES } }],
+    });
+    expect(partnerCalls()).toBe(0);
+  });
+
+  it('answers 413 for a chunked body without content-length once it passes MAX_BODY_BYTES', async () => {
+    const body = oversizedQuery();
+    const chunks: Buffer[] = [];
+    for (let offset = 0; offset < body.length; offset += 8192) chunks.push(body.subarray(offset, offset + 8192));
+    const result = await rawPost(chunks, { chunked: true });
+    expect(result.status).toBe(413);
+    expect(errorCodes(JSON.parse(result.body) as GraphQLBody)).toEqual(['OPERATION_LIMIT_EXCEEDED']);
+  });
+
+  it('still serves a chunked body under the limit', async () => {
+    const body = Buffer.from(JSON.stringify({ query: '{ __typename }' }));
+    const result = await rawPost([body.subarray(0, 5), body.subarray(5)], { chunked: true });
+    expect(result.status).toBe(200);
+    expect(JSON.parse(result.body)).toEqual({ data: { __typename: 'Query' } });
+  });
+
+  const malformed: Array<[string, Buffer, string]> = [
+    ['malformed JSON', Buffer.from('{"query": '), 'application/json'],
+    ['an empty body', Buffer.alloc(0), 'application/json'],
+    ['JSON that is not an object', Buffer.from('"{ __typename }"'), 'application/json'],
+    ['no query', Buffer.from('{"variables": {}}'), 'application/json'],
+    ['a query that is not a string', Buffer.from('{"query": 42}'), 'application/json'],
+    ['variables that are not an object', Buffer.from('{"query": "{ __typename }", "variables": [1]}'), 'application/json'],
+    ['a query that does not parse', Buffer.from('{"query": "{ inventory("}'), 'application/json'],
+    ['content type text/plain', Buffer.from('{"query": "{ __typename }"}'), 'text/plain'],
+    ['content type application/xml', Buffer.from('<query/>'), 'application/xml'],
+    ['an array batch', Buffer.from('[{"query": "{ __typename }"}, {"query": "{ __typename }"}]'), 'application/json'],
+  ];
+  it.each(malformed)('answers 4xx, never 5xx, for %s', async (_name, body, contentType) => {
+    const result = await rawPost([body], { chunked: false, contentType });
+    expect(result.status).toBeGreaterThanOrEqual(400);
+    expect(result.status).toBeLessThan(500);
+    expect(partnerCalls()).toBe(0);
+  });
+});
