@@ -39,6 +39,8 @@ export interface Fault {
   delayMs?: number;
   /** For 'http-429': the Retry-After header, in seconds. */
   retryAfter?: number;
+  /** For 'bad-shape': the envelope's `data`; by default one with every checked field wrong. */
+  data?: unknown;
 }
 
 export interface SimulatorSettings {
@@ -347,7 +349,7 @@ async function answerFault(fault: Fault, operation: SimulatedOperation, res: Ser
     case 'bad-shape':
       envelope(res, {
         success: true,
-        data: operation === 'readInventory' ? { total: 'many', list: 'not a list' } : { not: 'an array' },
+        data: fault.data ?? (operation === 'readInventory' ? { total: 'many', list: 'not a list' } : { not: 'an array' }),
         errorCode: 0,
         errorMsg: null,
         errorData: null,

@@ -1,0 +1,189 @@
+// Partner faults over real HTTP: each fault of the simulator becomes its typed error within the
+// upstream timeout plus a margin (the one place this suite asserts time), and a client that goes
+// away aborts the partner call it caused.
+import { createServer } from 'node:net';
+import type { AddressInfo } from 'node:net';
+import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
+import { CalculateListingFeeDocument, InventoryTotalDocument } from '../generated/graphql.js';
+import { errorCodes, startTestkit, type GraphQLResponse, type Testkit } from '../support/testkit.js';
+import { DEMO_ACCESS_TOKEN } from '../../src/simulator/data.js';
+import type { Fault } from '../../src/simulator/server.js';
+
+const APP_ID = 730;
+const PLATFORM_ID = '76561198000000240';
+const UPSTREAM_TIMEOUT_MS = 1000;
+/** Room for loopback HTTP, retries' backoff and a busy CI machine; far below a hung request. */
+const MARGIN_MS = 1500;
+
+/** Runs a request and answers its result with how long it took. */
+async function timed<T>(request: () => Promise<T>): Promise<{ result: T; elapsedMs: number }> {
+  const started = performance.now();
+  const result = await request();
+  return { result, elapsedMs: performance.now() - started };
+}
+
+function expectTypedError(
+  { result, elapsedMs }: { result: GraphQLResponse<unknown>; elapsedMs: number },
+  code: string,
+) {
+  expect(errorCodes(result)).toEqual([code]);
+  expect(elapsedMs).toBeLessThan(UPSTREAM_TIMEOUT_MS + MARGIN_MS);
+}
+
+/** A port on loopback that nothing listens on: connections to it are refused. */
+async function closedPort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+  return port;
+}
+
+describe('partner faults become typed errors within the timeout', () => {
+  let kit: Testkit;
+  beforeAll(async () => {
+    // The breaker is kept out of the way here; it has its own tests (retries.test.ts).
+    kit = await startTestkit({ config: { upstreamTimeoutMs: UPSTREAM_TIMEOUT_MS, upstreamBreakerThreshold: 1000 } });
+  });
+  afterAll(async () => {
+    await kit.close();
+  });
+  beforeEach(() => {
+    kit.simulator.reset();
+  });
+
+  const readTotal = () => timed(() => kit.execute(InventoryTotalDocument, { platformId: PLATFORM_ID, appId: APP_ID }));
+  const withFault = (fault: Fault) => {
+    kit.simulator.injectFault({ operation: 'readInventory', ...fault });
+    return readTotal();
+  };
+
+  it('UPSTREAM_TIMEOUT when the partner does not answer within UPSTREAM_TIMEOUT_MS', async () => {
+    const answer = await withFault({ kind: 'slow', delayMs: 10_000 });
+    expectTypedError(answer, 'UPSTREAM_TIMEOUT');
+    expect(answer.result.errors![0]!.message).toContain(`within ${UPSTREAM_TIMEOUT_MS} ms`);
+  });
+
+  it.each(['http-500', 'http-502', 'http-503', 'http-504'] as const)(
+    'UPSTREAM_UNAVAILABLE when the partner answers %s',
+    async (kind) => {
+      expectTypedError(await withFault({ kind }), 'UPSTREAM_UNAVAILABLE');
+    },
+  );
+
+  it('UPSTREAM_UNAVAILABLE when the partner resets the connection', async () => {
+    expectTypedError(await withFault({ kind: 'reset' }), 'UPSTREAM_UNAVAILABLE');
+  });
+
+  it.each([
+    ['non-JSON', { kind: 'non-json' }, /not JSON/],
+    ['HTML', { kind: 'html' }, /not JSON/],
+    ['truncated JSON', { kind: 'truncated-json' }, /not JSON/],
+    ['a list that is not an array', { kind: 'bad-shape', data: { total: 3, list: 'three items' } }, /'list' is not an array/],
+    ['a total that is not a number', { kind: 'bad-shape', data: { total: 'many', list: [] } }, /'total' is not an integer/],
+  ] as Array<[string, Fault, RegExp]>)('UPSTREAM_BAD_RESPONSE when the partner answers %s', async (_name, fault, reason) => {
+    const answer = await withFault(fault);
+    expectTypedError(answer, 'UPSTREAM_BAD_RESPONSE');
+    expect(answer.result.errors![0]!.message).toMatch(reason);
+  });
+
+  it('UNAUTHENTICATED when the partner answers 401', async () => {
+    expectTypedError(await withFault({ kind: 'http-401' }), 'UNAUTHENTICATED');
+  });
+
+  it('FORBIDDEN when the partner answers 403', async () => {
+    expectTypedError(await withFault({ kind: 'http-403' }), 'FORBIDDEN');
+  });
+
+  it('RATE_LIMITED with retryAfter when the partner answers 429', async () => {
+    const answer = await withFault({ kind: 'http-429', retryAfter: 42 });
+    expectTypedError(answer, 'RATE_LIMITED');
+    expect(answer.result.errors![0]!.extensions).toMatchObject({ retryAfter: 42 });
+  });
+
+  it('UPSTREAM_ERROR when the envelope reports a failure', async () => {
+    expectTypedError(await withFault({ kind: 'envelope-error' }), 'UPSTREAM_ERROR');
+  });
+
+  it('keeps sibling data when one field fails', async () => {
+    kit.simulator.injectFault({ operation: 'readInventory', kind: 'http-503' });
+    const response = await kit.post({
+      query: `{ inventory(platformId: "${PLATFORM_ID}", appId: ${APP_ID}) { platformId appId totalCount } }`,
+    });
+    const result = (await response.json()) as GraphQLResponse<{ inventory: Record<string, unknown> }>;
+    expect(result.data?.inventory).toEqual({ platformId: PLATFORM_ID, appId: APP_ID, totalCount: null });
+    expect(errorCodes(result)).toEqual(['UPSTREAM_UNAVAILABLE']);
+    expect(result.errors![0]!.path).toEqual(['inventory', 'totalCount']);
+  });
+
+  it.each([
+    ['http-503', 'UPSTREAM_UNAVAILABLE'],
+    ['slow', 'UPSTREAM_TIMEOUT'],
+    ['truncated-json', 'UPSTREAM_BAD_RESPONSE'],
+  ] as const)('the listing-fee POST turns %s into %s too', async (kind, code) => {
+    kit.simulator.injectFault({ operation: 'calculateListingFee', kind, delayMs: 10_000 });
+    const answer = await timed(() => kit.execute(CalculateListingFeeDocument, { input: { items: [{ price: 500 }] } }));
+    expectTypedError(answer, code);
+  });
+});
+
+describe('an unreachable partner', () => {
+  let kit: Testkit;
+  beforeAll(async () => {
+    const url = `http://127.0.0.1:${await closedPort()}`;
+    kit = await startTestkit({
+      config: { upstreamTimeoutMs: UPSTREAM_TIMEOUT_MS, partnerApiUrl: url, partnerOpenApiUrl: url },
+    });
+  });
+  afterAll(async () => {
+    await kit.close();
+  });
+
+  it('answers UPSTREAM_UNAVAILABLE when the connection is refused', async () => {
+    const answer = await timed(() => kit.execute(InventoryTotalDocument, { platformId: PLATFORM_ID, appId: APP_ID }));
+    expectTypedError(answer, 'UPSTREAM_UNAVAILABLE');
+    expect(answer.result.errors![0]!.message).toContain('ECONNREFUSED');
+  });
+});
+
+describe('a client that goes away', () => {
+  let kit: Testkit;
+  beforeAll(async () => {
+    kit = await startTestkit({ config: { upstreamTimeoutMs: 60_000 } });
+  });
+  afterAll(async () => {
+    await kit.close();
+  });
+
+  it('aborts the partner call it caused', async () => {
+    kit.simulator.injectFault({ operation: 'readInventory', kind: 'slow', delayMs: 30_000 });
+    const client = new AbortController();
+    const request = fetch(kit.graphqlUrl, {
+      method: 'POST',
+      headers: {
+        'content-type': 'application/json',
+        authorization: `Bearer ${DEMO_ACCESS_TOKEN}`,
+        'x-request-id': 'client-that-leaves',
+      },
+      body: JSON.stringify({ query: `{ inventory(platformId: "${PLATFORM_ID}", appId: ${APP_ID}) { totalCount } }` }),
+      signal: client.signal,
+    }).then(
+      () => 'answered',
+      () => 'aborted',
+    );
+    await vi.waitFor(() => expect(kit.simulator.callsOf('readInventory')).toHaveLength(1));
+    client.abort();
+    expect(await request).toBe('aborted');
+    // The partner call ends now, not when the partner would have answered in 30 s or at the
+    // 60 s timeout: Yoga's node adapter aborts `request.signal` when the client's socket closes.
+    await vi.waitFor(
+      () => {
+        const ended = kit.logs
+          .map((line) => JSON.parse(line) as Record<string, unknown>)
+          .find((line) => line.requestId === 'client-that-leaves' && line.msg === 'partner call failed');
+        expect(ended).toMatchObject({ operation: 'readInventory', attempts: 1 });
+      },
+      { timeout: 5000 },
+    );
+  });
+});

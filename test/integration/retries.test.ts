@@ -1,0 +1,157 @@
+// Retries and the circuit breaker over real HTTP, counted in the simulator's call records: GETs
+// retried on gateway errors and resets only, a bounded number of times within the timeout; the fee
+// POST never; a breaker that opens after repeated outages and closes after a successful probe.
+import { setTimeout as sleep } from 'node:timers/promises';
+import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
+import { CalculateListingFeeDocument, InventoryTotalDocument } from '../generated/graphql.js';
+import { errorCodes, expectNoGraphQLErrors, startTestkit, type Testkit } from '../support/testkit.js';
+import { startSimulator, type FaultKind, type PartnerSimulator } from '../../src/simulator/server.js';
+
+const APP_ID = 730;
+const PLATFORM_ID = '76561198000000240';
+const MAX_RETRIES = 2;
+
+const readTotal = (kit: Testkit) => kit.execute(InventoryTotalDocument, { platformId: PLATFORM_ID, appId: APP_ID });
+const calculateFee = (kit: Testkit) => kit.execute(CalculateListingFeeDocument, { input: { items: [{ price: 500 }] } });
+
+describe('retries', () => {
+  let kit: Testkit;
+  beforeAll(async () => {
+    kit = await startTestkit({
+      config: { upstreamMaxRetries: MAX_RETRIES, upstreamTimeoutMs: 5000, upstreamBreakerThreshold: 1000 },
+    });
+  });
+  afterAll(async () => {
+    await kit.close();
+  });
+  beforeEach(() => {
+    kit.simulator.reset();
+  });
+  const inventoryCalls = () => kit.simulator.callsOf('readInventory');
+
+  it.each(['http-502', 'http-503', 'http-504', 'reset'] as const)(
+    'retries a GET after %s and answers from the retry',
+    async (kind) => {
+      kit.simulator.injectFault({ operation: 'readInventory', kind, times: MAX_RETRIES });
+      const result = await readTotal(kit);
+      expectNoGraphQLErrors(result);
+      expect(result.data.inventory!.totalCount).toBe(240);
+      expect(inventoryCalls().map((call) => call.fault ?? 'ok')).toEqual([kind, kind, 'ok']);
+    },
+  );
+
+  it('gives up after UPSTREAM_MAX_RETRIES retries', async () => {
+    kit.simulator.injectFault({ operation: 'readInventory', kind: 'http-503' });
+    const result = await readTotal(kit);
+    expect(errorCodes(result)).toEqual(['UPSTREAM_UNAVAILABLE']);
+    expect(inventoryCalls()).toHaveLength(1 + MAX_RETRIES);
+  });
+
+  it.each(['http-500', 'http-401', 'http-403', 'http-429', 'non-json', 'envelope-error'] as const)(
+    'does not retry a GET after %s',
+    async (kind: FaultKind) => {
+      kit.simulator.injectFault({ operation: 'readInventory', kind, times: 1 });
+      const result = await readTotal(kit);
+      expect(result.errors).toHaveLength(1);
+      expect(inventoryCalls()).toHaveLength(1);
+    },
+  );
+
+  it.each(['http-502', 'http-503', 'http-504', 'reset'] as const)(
+    'never retries the listing-fee POST, even after %s',
+    async (kind) => {
+      kit.simulator.injectFault({ operation: 'calculateListingFee', kind, times: 1 });
+      const result = await calculateFee(kit);
+      expect(errorCodes(result)).toEqual(['UPSTREAM_UNAVAILABLE']);
+      expect(kit.simulator.callsOf('calculateListingFee')).toHaveLength(1);
+    },
+  );
+});
+
+describe('retries within the overall timeout', () => {
+  let kit: Testkit;
+  beforeAll(async () => {
+    // Ten retries with backoff cannot fit in 300 ms: the timeout ends them.
+    kit = await startTestkit({
+      config: { upstreamMaxRetries: 10, upstreamTimeoutMs: 300, upstreamBreakerThreshold: 1000 },
+    });
+  });
+  afterAll(async () => {
+    await kit.close();
+  });
+
+  it('stops retrying when UPSTREAM_TIMEOUT_MS is spent, and says so', async () => {
+    kit.simulator.injectFault({ operation: 'readInventory', kind: 'http-503' });
+    const result = await readTotal(kit);
+    expect(errorCodes(result)).toEqual(['UPSTREAM_TIMEOUT']);
+    const calls = kit.simulator.callsOf('readInventory').length;
+    expect(calls).toBeGreaterThan(1);
+    expect(calls).toBeLessThan(11);
+  });
+
+  it('never retries the listing-fee POST after a timeout', async () => {
+    kit.simulator.reset({ faults: [{ operation: 'calculateListingFee', kind: 'slow', delayMs: 5000, times: 1 }] });
+    expect(errorCodes(await calculateFee(kit))).toEqual(['UPSTREAM_TIMEOUT']);
+    expect(kit.simulator.callsOf('calculateListingFee')).toHaveLength(1);
+  });
+});
+
+describe('circuit breaker', () => {
+  const THRESHOLD = 3;
+  const HALF_OPEN_MS = 400;
+  let kit: Testkit;
+  let feeSimulator: PartnerSimulator;
+  beforeAll(async () => {
+    // Listing fees come from a second base (a second simulator), which has a circuit of its own.
+    feeSimulator = await startSimulator();
+    kit = await startTestkit({
+      config: {
+        upstreamMaxRetries: 0,
+        upstreamBreakerThreshold: THRESHOLD,
+        upstreamBreakerHalfOpenMs: HALF_OPEN_MS,
+        partnerOpenApiUrl: feeSimulator.url,
+      },
+    });
+  });
+  afterAll(async () => {
+    await kit.close();
+    await feeSimulator.close();
+  });
+
+  it('opens after repeated outages, answers at once without calling, and closes after a probe', async () => {
+    kit.simulator.injectFault({ operation: 'readInventory', kind: 'http-503' });
+    for (let attempt = 0; attempt < THRESHOLD; attempt++) {
+      expect(errorCodes(await readTotal(kit))).toEqual(['UPSTREAM_UNAVAILABLE']);
+    }
+    expect(kit.simulator.callsOf('readInventory')).toHaveLength(THRESHOLD);
+
+    // Open: answered without a partner call, so a failing partner is not hammered.
+    const whileOpen = await readTotal(kit);
+    expect(errorCodes(whileOpen)).toEqual(['UPSTREAM_UNAVAILABLE']);
+    expect(whileOpen.errors![0]!.message).toContain('circuit is open');
+    expect(kit.simulator.callsOf('readInventory')).toHaveLength(THRESHOLD);
+
+    // The circuit belongs to the inventory base: listing fees, on the other base, still flow.
+    expectNoGraphQLErrors(await calculateFee(kit));
+    expect(feeSimulator.callsOf('calculateListingFee')).toHaveLength(1);
+
+    // The partner recovers; after the half-open time one probe goes through and closes the circuit.
+    kit.simulator.reset();
+    await sleep(HALF_OPEN_MS + 100);
+    expectNoGraphQLErrors(await readTotal(kit));
+    expectNoGraphQLErrors(await readTotal(kit));
+    expect(kit.simulator.callsOf('readInventory')).toHaveLength(2);
+  });
+
+  it('counts only outages: 4xx answers and envelope errors never open it', async () => {
+    kit.simulator.reset();
+    await vi.waitFor(async () => expectNoGraphQLErrors(await readTotal(kit)), { timeout: 2000, interval: 100 });
+    kit.simulator.reset({ faults: [{ operation: 'readInventory', kind: 'http-429', times: THRESHOLD }] });
+    kit.simulator.injectFault({ operation: 'readInventory', kind: 'envelope-error', times: THRESHOLD });
+    for (let attempt = 0; attempt < 2 * THRESHOLD; attempt++) {
+      expect(errorCodes(await readTotal(kit))).not.toContain('UPSTREAM_UNAVAILABLE');
+    }
+    expectNoGraphQLErrors(await readTotal(kit));
+    expect(kit.simulator.callsOf('readInventory')).toHaveLength(2 * THRESHOLD + 1);
+  });
+});
