@@ -1,0 +1,105 @@
+// Production mode over real HTTP: no GraphiQL, no introspection, no field suggestions, unexpected
+// errors masked, typed errors unchanged. Each check is paired with development mode, so that a
+// check cannot pass merely because the thing was never there.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { InventoryTotalDocument } from '../generated/graphql.js';
+import { errorCodes, expectNoGraphQLErrors, startTestkit, type GraphQLResponse, type Testkit } from '../support/testkit.js';
+
+const APP_ID = 730;
+const PLATFORM_ID = '76561198000000240';
+
+let production: Testkit;
+let development: Testkit;
+beforeAll(async () => {
+  [production, development] = await Promise.all([
+    startTestkit({ config: { production: true } }),
+    startTestkit({ config: { production: false } }),
+  ]);
+});
+afterAll(async () => {
+  await Promise.all([production.close(), development.close()]);
+});
+
+async function query(kit: Testkit, text: string) {
+  const response = await kit.post({ query: text });
+  return (await response.json()) as GraphQLResponse<Record<string, unknown>>;
+}
+
+const openGraphiQL = (kit: Testkit) => fetch(kit.graphqlUrl, { headers: { accept: 'text/html' } });
+
+describe('production mode', () => {
+  it('serves no GraphiQL', async () => {
+    const dev = await openGraphiQL(development);
+    expect(dev.headers.get('content-type')).toMatch(/text\/html/);
+    expect(await dev.text()).toMatch(/graphiql/i);
+
+    const prod = await openGraphiQL(production);
+    expect(prod.headers.get('content-type') ?? '').not.toMatch(/text\/html/);
+    expect(await prod.text()).not.toMatch(/graphiql/i);
+  });
+
+  it.each([
+    ['__schema', '{ __schema { queryType { name } } }'],
+    ['__type', '{ __type(name: "Inventory") { name fields { name } } }'],
+  ])('refuses introspection through %s', async (_field, text) => {
+    expectNoGraphQLErrors(await query(development, text));
+    const result = await query(production, text);
+    expect(result.data ?? null).toBeNull();
+    expect(result.errors?.[0]?.message).toMatch(/introspection/i);
+  });
+
+  it('still answers __typename', async () => {
+    expect(await query(production, '{ __typename }')).toEqual({ data: { __typename: 'Query' } });
+  });
+
+  it('gives no "did you mean" suggestions', async () => {
+    const text = `{ inventory(platformId: "${PLATFORM_ID}", appId: ${APP_ID}) { itemz totalCont } }`;
+    const dev = await query(development, text);
+    expect(dev.errors?.map((error) => error.message).join(' ')).toMatch(/Did you mean "items"/);
+
+    const prod = await query(production, text);
+    expect(prod.errors).toHaveLength(2);
+    for (const error of prod.errors!) {
+      expect(error.message).toMatch(/^Cannot query field "(itemz|totalCont)" on type "Inventory"\.$/);
+      expect(error.message).not.toMatch(/did you mean|items|totalCount/i);
+    }
+  });
+
+  it('masks an unexpected error: no internal message, no stack; the log keeps it', async () => {
+    // A listing-fee batch size of 0 skips the environment's validation (tests build Config
+    // directly) and makes DataLoader throw a TypeError while each request's context is built:
+    // a genuine internal failure, not a planted one.
+    const broken = await startTestkit({ config: { production: true, listingFeeBatchMax: 0 } });
+    try {
+      const response = await broken.post({ query: `{ inventory(platformId: "${PLATFORM_ID}", appId: ${APP_ID}) { totalCount } }` });
+      const text = await response.text();
+      const result = JSON.parse(text) as GraphQLResponse<unknown>;
+      expect(result.errors).toEqual([{ message: 'Unexpected error.', extensions: { code: 'INTERNAL_SERVER_ERROR' } }]);
+      expect(text).not.toMatch(/maxBatchSize|TypeError|stack|\.ts/);
+      expect(broken.logs.join('\n')).toMatch(/maxBatchSize/);
+    } finally {
+      await broken.close();
+    }
+  });
+
+  it('keeps typed errors: their code, their safe message, their documented extensions', async () => {
+    for (const kit of [production, development]) kit.simulator.reset();
+    production.simulator.injectFault({ operation: 'readInventory', kind: 'http-429', retryAfter: 9, times: 1 });
+    development.simulator.injectFault({ operation: 'readInventory', kind: 'http-429', retryAfter: 9, times: 1 });
+    const variables = { platformId: PLATFORM_ID, appId: APP_ID };
+    const prod = await production.execute(InventoryTotalDocument, variables);
+    const dev = await development.execute(InventoryTotalDocument, variables);
+    expect(errorCodes(prod)).toEqual(['RATE_LIMITED']);
+    expect(prod.errors).toEqual(dev.errors);
+    expect(prod.errors![0]!.extensions).toEqual({ code: 'RATE_LIMITED', retryAfter: 9 });
+  });
+
+  it('keeps operation-limit errors typed', async () => {
+    const fields = Array.from(
+      { length: 31 },
+      (_, index) => `a${index}: inventory(platformId: "${PLATFORM_ID}", appId: ${APP_ID}) { platformId }`,
+    ).join(' ');
+    const result = await query(production, `{ ${fields} }`);
+    expect(errorCodes(result)).toEqual(['OPERATION_LIMIT_EXCEEDED']);
+  });
+});
