@@ -41,6 +41,8 @@ export interface Fault {
   retryAfter?: number;
   /** For 'bad-shape': the envelope's `data`; by default one with every checked field wrong. */
   data?: unknown;
+  /** For 'envelope-error': echo the call's query string and app-key in the error, as careless gateways do. */
+  echo?: boolean;
 }
 
 export interface SimulatorSettings {
@@ -207,7 +209,7 @@ async function handle(simulator: PartnerSimulator, req: IncomingMessage, res: Se
   const fault = simulator.takeFault(operation);
   if (fault) {
     record.fault = fault.kind;
-    if (await answerFault(fault, operation, res)) return;
+    if (await answerFault(fault, operation, res, record)) return;
   }
 
   if (operation === 'readInventory') {
@@ -304,7 +306,12 @@ function answerCalculate(
 }
 
 /** Answers a fault; false when the fault only delays and the normal answer should follow. */
-async function answerFault(fault: Fault, operation: SimulatedOperation, res: ServerResponse): Promise<boolean> {
+async function answerFault(
+  fault: Fault,
+  operation: SimulatedOperation,
+  res: ServerResponse,
+  call: CallRecord,
+): Promise<boolean> {
   switch (fault.kind) {
     case 'slow':
       await sleep(fault.delayMs ?? 10_000);
@@ -336,16 +343,18 @@ async function answerFault(fault: Fault, operation: SimulatedOperation, res: Ser
     case 'truncated-json':
       send(res, 200, 'application/json', '{"success":true,"data":{"total":3,"list":[{"assetId":"1"');
       return true;
-    case 'envelope-error':
+    case 'envelope-error': {
+      const received = `${new URLSearchParams(call.query).toString()} app-key=${call.appKeyHeader ?? call.appKeyQuery ?? ''}`;
       envelope(res, {
         success: false,
         data: null,
         errorCode: 10_086,
-        errorMsg: '用户库存读取失败 (simulated)',
+        errorMsg: fault.echo ? `用户库存读取失败 (simulated) for ${received}` : '用户库存读取失败 (simulated)',
         errorCodeStr: 'INVENTORY_READ_FAILED',
-        errorData: { hint: 'simulated envelope error' },
+        errorData: fault.echo ? { received } : { hint: 'simulated envelope error' },
       });
       return true;
+    }
     case 'bad-shape':
       envelope(res, {
         success: true,

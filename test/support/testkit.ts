@@ -1,14 +1,18 @@
 // The integration testkit: the partner simulator and the facade, each a real HTTP server on
 // loopback, and a client that sends typed documents (test/operations/) over HTTP like a front end.
+import { randomUUID } from 'node:crypto';
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { Writable } from 'node:stream';
 import type { TypedDocumentNode } from '@graphql-typed-document-node/core';
 import { print, type ExecutionResult, type GraphQLFormattedError } from 'graphql';
-import { afterAll, beforeAll, beforeEach, expect } from 'vitest';
+import { afterAll, beforeAll, beforeEach, expect, inject } from 'vitest';
 import { loadConfig, type Config } from '../../src/config.js';
 import { createLogger } from '../../src/logger.js';
 import { createTradegraph, GRAPHQL_PATH, type Tradegraph } from '../../src/server.js';
 import { DEMO_ACCESS_TOKEN, DEMO_APP_KEY } from '../../src/simulator/data.js';
 import { startSimulator, type PartnerSimulator, type SimulatorSettings } from '../../src/simulator/server.js';
+import type { LogArchiveEntry } from './secret-scan.js';
 
 export interface TestkitOptions {
   simulator?: Partial<SimulatorSettings>;
@@ -69,8 +73,16 @@ export async function startTestkit(options: TestkitOptions = {}): Promise<Testki
   const url = await service.listen(0, '127.0.0.1');
   const graphqlUrl = `${url}${GRAPHQL_PATH}`;
 
-  const post = (body: unknown, { token = DEMO_ACCESS_TOKEN, headers = {} }: RequestOptions = {}) =>
-    fetch(graphqlUrl, {
+  // Every credential this kit handed out, for the run's secret scan (test/support/secret-scan.ts).
+  const secrets = new Set<string>([DEMO_ACCESS_TOKEN, DEMO_APP_KEY]);
+  if (config.partnerAppKey) secrets.add(config.partnerAppKey);
+  if (options.simulator?.appKey) secrets.add(options.simulator.appKey);
+  const post = (body: unknown, { token = DEMO_ACCESS_TOKEN, headers = {} }: RequestOptions = {}) => {
+    if (token) secrets.add(token);
+    for (const [name, value] of Object.entries(headers)) {
+      if (name.toLowerCase() === 'authorization') secrets.add(value.replace(/^\S+\s+/, ''));
+    }
+    return fetch(graphqlUrl, {
       method: 'POST',
       headers: {
         'content-type': 'application/json',
@@ -80,6 +92,7 @@ export async function startTestkit(options: TestkitOptions = {}): Promise<Testki
       },
       body: typeof body === 'string' ? body : JSON.stringify(body),
     });
+  };
 
   return {
     url,
@@ -96,6 +109,11 @@ export async function startTestkit(options: TestkitOptions = {}): Promise<Testki
     async close() {
       await service.close();
       await simulator.close();
+      const archive = inject('logArchiveDir');
+      if (archive) {
+        const entry: LogArchiveEntry = { secrets: [...secrets], logs };
+        writeFileSync(join(archive, `${randomUUID()}.json`), JSON.stringify(entry));
+      }
     },
   };
 }
