@@ -97,6 +97,8 @@ export function createTradegraph({ config, logger, graphiqlHeaders = {} }: Trade
   });
 
   let shuttingDown = false;
+  /** Responses being worked on; on shutdown they are told to close their connection when done. */
+  const inFlight = new Set<ServerResponse>();
   const routes: Record<string, Route> = {
     '/health': (_req, res) => {
       // 200 while the service takes requests; 503 once it is shutting down.
@@ -120,6 +122,8 @@ export function createTradegraph({ config, logger, graphiqlHeaders = {} }: Trade
 
   const server = createServer({ keepAlive: true }, (req: IncomingMessage, res: ServerResponse) => {
     if (shuttingDown) res.setHeader('connection', 'close');
+    inFlight.add(res);
+    res.once('close', () => inFlight.delete(res));
     const route = routes[pathOf(req.url)];
     if (route && req.method === 'GET') {
       void Promise.resolve(route(req, res)).catch((error: unknown) => {
@@ -149,6 +153,8 @@ export function createTradegraph({ config, logger, graphiqlHeaders = {} }: Trade
     },
     async close() {
       shuttingDown = true;
+      // Without this a finished keep-alive connection would hold `close` until the client leaves.
+      for (const res of inFlight) if (!res.headersSent) res.setHeader('connection', 'close');
       const closed = new Promise<void>((resolve) => server.close(() => resolve()));
       server.closeIdleConnections();
       await closed;

@@ -1,0 +1,95 @@
+// Graceful shutdown of the real entry point: the service runs as a child process (src/main.ts)
+// against a slow simulator; SIGTERM arrives while a request is in flight. The request must
+// complete, new connections must be refused, and the process must exit 0 on its own.
+import { spawn, type ChildProcess } from 'node:child_process';
+import { once } from 'node:events';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { DEMO_ACCESS_TOKEN, DEMO_APP_KEY } from '../../src/simulator/data.js';
+import { startSimulator, type PartnerSimulator } from '../../src/simulator/server.js';
+
+const LATENCY_MS = 1500;
+
+let simulator: PartnerSimulator;
+beforeAll(async () => {
+  simulator = await startSimulator({ latencyMs: LATENCY_MS });
+});
+afterAll(async () => {
+  await simulator.close();
+});
+
+interface RunningService {
+  child: ChildProcess;
+  url: string;
+  lines: string[];
+  exited: Promise<number | null>;
+}
+
+/** Starts `src/main.ts` in its own Node process (tsx as a loader, so SIGTERM reaches it directly). */
+async function startService(): Promise<RunningService> {
+  const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
+    env: {
+      PATH: process.env.PATH,
+      HOST: '127.0.0.1',
+      PORT: '0',
+      PARTNER_API_URL: simulator.url,
+      PARTNER_APP_KEY: DEMO_APP_KEY,
+      NODE_ENV: 'production',
+      LOG_LEVEL: 'info',
+    },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  const lines: string[] = [];
+  let pending = '';
+  child.stdout!.on('data', (chunk: Buffer) => {
+    pending += chunk.toString('utf8');
+    const complete = pending.split('\n');
+    pending = complete.pop()!;
+    lines.push(...complete.filter(Boolean));
+  });
+  child.stderr!.on('data', (chunk: Buffer) => lines.push(`stderr: ${chunk.toString('utf8')}`));
+  const exited = once(child, 'exit').then(([code]) => code as number | null);
+  const url = await vi.waitFor(
+    () => {
+      const serving = lines.map(parseLine).find((line) => line?.msg === 'tradegraph is serving');
+      if (!serving) throw new Error(`not serving yet:\n${lines.join('\n')}`);
+      return serving.url as string;
+    },
+    { timeout: 20_000, interval: 50 },
+  );
+  return { child, url, lines, exited };
+}
+
+function parseLine(line: string): Record<string, unknown> | null {
+  try {
+    return JSON.parse(line) as Record<string, unknown>;
+  } catch {
+    return null;
+  }
+}
+
+describe('graceful shutdown', () => {
+  it('finishes the request in flight on SIGTERM, refuses new ones, and exits 0', async () => {
+    const service = await startService();
+    try {
+      const inFlight = fetch(`${service.url}/graphql`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', authorization: `Bearer ${DEMO_ACCESS_TOKEN}` },
+        body: JSON.stringify({ query: '{ inventory(platformId: "76561198000000240", appId: 730) { totalCount } }' }),
+      }).then(async (response) => ({ status: response.status, body: (await response.json()) as unknown }));
+
+      // SIGTERM once the partner call is under way (the simulator answers after LATENCY_MS).
+      await vi.waitFor(() => expect(simulator.callsOf('readInventory')).toHaveLength(1), { interval: 10 });
+      service.child.kill('SIGTERM');
+      await vi.waitFor(() => expect(service.lines.join('\n')).toContain('shutting down'), { interval: 10 });
+
+      // The listener is closed: a new connection is refused while the old request still runs.
+      await expect(fetch(`${service.url}/health`)).rejects.toThrow();
+
+      expect(await inFlight).toEqual({ status: 200, body: { data: { inventory: { totalCount: 240 } } } });
+      expect(await service.exited).toBe(0);
+      expect(service.lines.map(parseLine).map((line) => line?.msg)).toContain('stopped');
+    } finally {
+      if (service.child.exitCode === null) service.child.kill('SIGKILL');
+    }
+  });
+});
