@@ -3,14 +3,14 @@
 // away aborts the partner call it caused.
 import { createServer } from 'node:net';
 import type { AddressInfo } from 'node:net';
-import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { CalculateListingFeeDocument, InventoryTotalDocument } from '../generated/graphql.js';
-import { errorCodes, startTestkit, type GraphQLResponse, type Testkit } from '../support/testkit.js';
-import { DEMO_ACCESS_TOKEN } from '../../src/simulator/data.js';
+import { errorCodes, startTestkit, useTestkit, type GraphQLResponse, type Testkit } from '../support/testkit.js';
+import { DEMO_ACCESS_TOKEN, DEMO_APP_ID, DEMO_PLATFORM_ID } from '../../src/simulator/data.js';
 import type { Fault } from '../../src/simulator/server.js';
 
-const APP_ID = 730;
-const PLATFORM_ID = '76561198000000240';
+const APP_ID = DEMO_APP_ID;
+const PLATFORM_ID = DEMO_PLATFORM_ID;
 const UPSTREAM_TIMEOUT_MS = 1000;
 /** Room for loopback HTTP, retries' backoff and a busy CI machine; far below a hung request. */
 const MARGIN_MS = 1500;
@@ -40,21 +40,12 @@ async function closedPort(): Promise<number> {
 }
 
 describe('partner faults become typed errors within the timeout', () => {
-  let kit: Testkit;
-  beforeAll(async () => {
-    // The breaker is kept out of the way here; it has its own tests (retries.test.ts).
-    kit = await startTestkit({ config: { upstreamTimeoutMs: UPSTREAM_TIMEOUT_MS, upstreamBreakerThreshold: 1000 } });
-  });
-  afterAll(async () => {
-    await kit.close();
-  });
-  beforeEach(() => {
-    kit.simulator.reset();
-  });
+  // The breaker is kept out of the way here; it has its own tests (retries.test.ts).
+  const kit = useTestkit({ config: { upstreamTimeoutMs: UPSTREAM_TIMEOUT_MS, upstreamBreakerThreshold: 1000 } });
 
-  const readTotal = () => timed(() => kit.execute(InventoryTotalDocument, { platformId: PLATFORM_ID, appId: APP_ID }));
+  const readTotal = () => timed(() => kit().execute(InventoryTotalDocument, { platformId: PLATFORM_ID, appId: APP_ID }));
   const withFault = (fault: Fault) => {
-    kit.simulator.injectFault({ operation: 'readInventory', ...fault });
+    kit().simulator.injectFault({ operation: 'readInventory', ...fault });
     return readTotal();
   };
 
@@ -106,8 +97,8 @@ describe('partner faults become typed errors within the timeout', () => {
   });
 
   it('keeps sibling data when one field fails', async () => {
-    kit.simulator.injectFault({ operation: 'readInventory', kind: 'http-503' });
-    const response = await kit.post({
+    kit().simulator.injectFault({ operation: 'readInventory', kind: 'http-503' });
+    const response = await kit().post({
       query: `{ inventory(platformId: "${PLATFORM_ID}", appId: ${APP_ID}) { platformId appId totalCount } }`,
     });
     const result = (await response.json()) as GraphQLResponse<{ inventory: Record<string, unknown> }>;
@@ -121,8 +112,8 @@ describe('partner faults become typed errors within the timeout', () => {
     ['slow', 'UPSTREAM_TIMEOUT'],
     ['truncated-json', 'UPSTREAM_BAD_RESPONSE'],
   ] as const)('the listing-fee POST turns %s into %s too', async (kind, code) => {
-    kit.simulator.injectFault({ operation: 'calculateListingFee', kind, delayMs: 10_000 });
-    const answer = await timed(() => kit.execute(CalculateListingFeeDocument, { input: { items: [{ price: 500 }] } }));
+    kit().simulator.injectFault({ operation: 'calculateListingFee', kind, delayMs: 10_000 });
+    const answer = await timed(() => kit().execute(CalculateListingFeeDocument, { input: { items: [{ price: 500 }] } }));
     expectTypedError(answer, code);
   });
 });
@@ -147,18 +138,12 @@ describe('an unreachable partner', () => {
 });
 
 describe('a client that goes away', () => {
-  let kit: Testkit;
-  beforeAll(async () => {
-    kit = await startTestkit({ config: { upstreamTimeoutMs: 60_000 } });
-  });
-  afterAll(async () => {
-    await kit.close();
-  });
+  const kit = useTestkit({ config: { upstreamTimeoutMs: 60_000 } });
 
   it('aborts the partner call it caused', async () => {
-    kit.simulator.injectFault({ operation: 'readInventory', kind: 'slow', delayMs: 30_000 });
+    kit().simulator.injectFault({ operation: 'readInventory', kind: 'slow', delayMs: 30_000 });
     const client = new AbortController();
-    const request = fetch(kit.graphqlUrl, {
+    const request = fetch(kit().graphqlUrl, {
       method: 'POST',
       headers: {
         'content-type': 'application/json',
@@ -171,14 +156,14 @@ describe('a client that goes away', () => {
       () => 'answered',
       () => 'aborted',
     );
-    await vi.waitFor(() => expect(kit.simulator.callsOf('readInventory')).toHaveLength(1));
+    await vi.waitFor(() => expect(kit().simulator.callsOf('readInventory')).toHaveLength(1));
     client.abort();
     expect(await request).toBe('aborted');
     // The partner call ends now, not when the partner would have answered in 30 s or at the
     // 60 s timeout: Yoga's node adapter aborts `request.signal` when the client's socket closes.
     await vi.waitFor(
       () => {
-        const ended = kit.logs
+        const ended = kit().logs
           .map((line) => JSON.parse(line) as Record<string, unknown>)
           .find((line) => line.requestId === 'client-that-leaves' && line.msg === 'partner call failed');
         expect(ended).toMatchObject({ operation: 'readInventory', attempts: 1 });

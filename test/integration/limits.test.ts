@@ -2,27 +2,19 @@
 // OPERATION_LIMIT_EXCEEDED and zero partner calls; bodies over MAX_BODY_BYTES get 413; malformed
 // requests get 4xx, never 5xx.
 import { request } from 'node:http';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { InventoryWithFeesDocument, TwoInventoriesWithFeesDocument } from '../generated/graphql.js';
-import { errorCodes, expectNoGraphQLErrors, startTestkit, type Testkit } from '../support/testkit.js';
+import { errorCodes, expectNoGraphQLErrors, useTestkit } from '../support/testkit.js';
 import { OPERATION_LIMITS } from '../../src/limits/index.js';
+import { DEMO_APP_ID, platformIdWithSize } from '../../src/simulator/data.js';
 
-const APP_ID = 730;
+const APP_ID = DEMO_APP_ID;
 const MAX_BODY_BYTES = 64 * 1024;
-const withSize = (size: number) => `7656119800000${String(size).padStart(4, '0')}`;
+const withSize = platformIdWithSize;
 
-let kit: Testkit;
-beforeAll(async () => {
-  kit = await startTestkit({ config: { maxBodyBytes: MAX_BODY_BYTES } });
-});
-afterAll(async () => {
-  await kit.close();
-});
-beforeEach(() => {
-  kit.simulator.reset();
-});
+const kit = useTestkit({ config: { maxBodyBytes: MAX_BODY_BYTES } });
 
-const partnerCalls = () => kit.simulator.calls.length;
+const partnerCalls = () => kit().simulator.calls.length;
 
 interface GraphQLBody {
   data?: unknown;
@@ -30,7 +22,7 @@ interface GraphQLBody {
 }
 
 async function postQuery(query: string, variables: Record<string, unknown> = {}) {
-  const response = await kit.post({ query, variables });
+  const response = await kit().post({ query, variables });
   return { status: response.status, body: (await response.json()) as GraphQLBody };
 }
 
@@ -108,12 +100,12 @@ describe('operation limits', () => {
       ).join(' ');
     const plain = await postQuery(`{ ${inventories(false)} }`);
     expect(plain.body.errors).toBeUndefined();
-    kit.simulator.reset();
+    kit().simulator.reset();
     expectRefused(await postQuery(`{ ${inventories(true)} }`), 'cost');
   });
 
   it('accepts a normal page: 100 items with a listing fee on each', async () => {
-    const result = await kit.execute(InventoryWithFeesDocument, {
+    const result = await kit().execute(InventoryWithFeesDocument, {
       platformId: withSize(150),
       appId: APP_ID,
       first: 100,
@@ -125,7 +117,7 @@ describe('operation limits', () => {
   });
 
   it('accepts two inventories of 100 items with fees, an operation front ends keep', async () => {
-    const result = await kit.execute(TwoInventoriesWithFeesDocument, {
+    const result = await kit().execute(TwoInventoriesWithFeesDocument, {
       a: withSize(120),
       b: withSize(130),
       appId: APP_ID,
@@ -143,7 +135,7 @@ describe('request bodies', () => {
     chunks: Buffer[],
     { chunked, contentType = 'application/json' }: { chunked: boolean; contentType?: string },
   ): Promise<{ status: number; body: string }> {
-    const url = new URL(kit.graphqlUrl);
+    const url = new URL(kit().graphqlUrl);
     const length = chunks.reduce((sum, chunk) => sum + chunk.length, 0);
     return new Promise((resolve, reject) => {
       const req = request(

@@ -1,24 +1,16 @@
 // Production mode over real HTTP: no GraphiQL, no introspection, no field suggestions, unexpected
 // errors masked, typed errors unchanged. Each check is paired with development mode, so that a
 // check cannot pass merely because the thing was never there.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { InventoryTotalDocument } from '../generated/graphql.js';
-import { errorCodes, expectNoGraphQLErrors, startTestkit, type GraphQLResponse, type Testkit } from '../support/testkit.js';
+import { errorCodes, expectNoGraphQLErrors, startTestkit, useTestkit, type GraphQLResponse, type Testkit } from '../support/testkit.js';
+import { DEMO_APP_ID, DEMO_PLATFORM_ID } from '../../src/simulator/data.js';
 
-const APP_ID = 730;
-const PLATFORM_ID = '76561198000000240';
+const APP_ID = DEMO_APP_ID;
+const PLATFORM_ID = DEMO_PLATFORM_ID;
 
-let production: Testkit;
-let development: Testkit;
-beforeAll(async () => {
-  [production, development] = await Promise.all([
-    startTestkit({ config: { production: true } }),
-    startTestkit({ config: { production: false } }),
-  ]);
-});
-afterAll(async () => {
-  await Promise.all([production.close(), development.close()]);
-});
+const productionKit = useTestkit({ config: { production: true } });
+const developmentKit = useTestkit({ config: { production: false } });
 
 async function query(kit: Testkit, text: string) {
   const response = await kit.post({ query: text });
@@ -29,11 +21,11 @@ const openGraphiQL = (kit: Testkit) => fetch(kit.graphqlUrl, { headers: { accept
 
 describe('production mode', () => {
   it('serves no GraphiQL', async () => {
-    const dev = await openGraphiQL(development);
+    const dev = await openGraphiQL(developmentKit());
     expect(dev.headers.get('content-type')).toMatch(/text\/html/);
     expect(await dev.text()).toMatch(/graphiql/i);
 
-    const prod = await openGraphiQL(production);
+    const prod = await openGraphiQL(productionKit());
     expect(prod.headers.get('content-type') ?? '').not.toMatch(/text\/html/);
     expect(await prod.text()).not.toMatch(/graphiql/i);
   });
@@ -42,22 +34,22 @@ describe('production mode', () => {
     ['__schema', '{ __schema { queryType { name } } }'],
     ['__type', '{ __type(name: "Inventory") { name fields { name } } }'],
   ])('refuses introspection through %s', async (_field, text) => {
-    expectNoGraphQLErrors(await query(development, text));
-    const result = await query(production, text);
+    expectNoGraphQLErrors(await query(developmentKit(), text));
+    const result = await query(productionKit(), text);
     expect(result.data ?? null).toBeNull();
     expect(result.errors?.[0]?.message).toMatch(/introspection/i);
   });
 
   it('still answers __typename', async () => {
-    expect(await query(production, '{ __typename }')).toEqual({ data: { __typename: 'Query' } });
+    expect(await query(productionKit(), '{ __typename }')).toEqual({ data: { __typename: 'Query' } });
   });
 
   it('gives no "did you mean" suggestions', async () => {
     const text = `{ inventory(platformId: "${PLATFORM_ID}", appId: ${APP_ID}) { itemz totalCont } }`;
-    const dev = await query(development, text);
+    const dev = await query(developmentKit(), text);
     expect(dev.errors?.map((error) => error.message).join(' ')).toMatch(/Did you mean "items"/);
 
-    const prod = await query(production, text);
+    const prod = await query(productionKit(), text);
     expect(prod.errors).toHaveLength(2);
     for (const error of prod.errors!) {
       expect(error.message).toMatch(/^Cannot query field "(itemz|totalCont)" on type "Inventory"\.$/);
@@ -83,12 +75,11 @@ describe('production mode', () => {
   });
 
   it('keeps typed errors: their code, their safe message, their documented extensions', async () => {
-    for (const kit of [production, development]) kit.simulator.reset();
-    production.simulator.injectFault({ operation: 'readInventory', kind: 'http-429', retryAfter: 9, times: 1 });
-    development.simulator.injectFault({ operation: 'readInventory', kind: 'http-429', retryAfter: 9, times: 1 });
+    productionKit().simulator.injectFault({ operation: 'readInventory', kind: 'http-429', retryAfter: 9, times: 1 });
+    developmentKit().simulator.injectFault({ operation: 'readInventory', kind: 'http-429', retryAfter: 9, times: 1 });
     const variables = { platformId: PLATFORM_ID, appId: APP_ID };
-    const prod = await production.execute(InventoryTotalDocument, variables);
-    const dev = await development.execute(InventoryTotalDocument, variables);
+    const prod = await productionKit().execute(InventoryTotalDocument, variables);
+    const dev = await developmentKit().execute(InventoryTotalDocument, variables);
     expect(errorCodes(prod)).toEqual(['RATE_LIMITED']);
     expect(prod.errors).toEqual(dev.errors);
     expect(prod.errors![0]!.extensions).toEqual({ code: 'RATE_LIMITED', retryAfter: 9 });
@@ -99,7 +90,7 @@ describe('production mode', () => {
       { length: 31 },
       (_, index) => `a${index}: inventory(platformId: "${PLATFORM_ID}", appId: ${APP_ID}) { platformId }`,
     ).join(' ');
-    const result = await query(production, `{ ${fields} }`);
+    const result = await query(productionKit(), `{ ${fields} }`);
     expect(errorCodes(result)).toEqual(['OPERATION_LIMIT_EXCEEDED']);
   });
 });

@@ -2,38 +2,30 @@
 // retried on gateway errors and resets only, a bounded number of times within the timeout; the fee
 // POST never; a breaker that opens after repeated outages and closes after a successful probe.
 import { setTimeout as sleep } from 'node:timers/promises';
-import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { CalculateListingFeeDocument, InventoryTotalDocument } from '../generated/graphql.js';
-import { errorCodes, expectNoGraphQLErrors, startTestkit, type Testkit } from '../support/testkit.js';
+import { errorCodes, expectNoGraphQLErrors, startTestkit, useTestkit, type Testkit } from '../support/testkit.js';
+import { DEMO_APP_ID, DEMO_PLATFORM_ID } from '../../src/simulator/data.js';
 import { startSimulator, type FaultKind, type PartnerSimulator } from '../../src/simulator/server.js';
 
-const APP_ID = 730;
-const PLATFORM_ID = '76561198000000240';
+const APP_ID = DEMO_APP_ID;
+const PLATFORM_ID = DEMO_PLATFORM_ID;
 const MAX_RETRIES = 2;
 
 const readTotal = (kit: Testkit) => kit.execute(InventoryTotalDocument, { platformId: PLATFORM_ID, appId: APP_ID });
 const calculateFee = (kit: Testkit) => kit.execute(CalculateListingFeeDocument, { input: { items: [{ price: 500 }] } });
 
 describe('retries', () => {
-  let kit: Testkit;
-  beforeAll(async () => {
-    kit = await startTestkit({
-      config: { upstreamMaxRetries: MAX_RETRIES, upstreamTimeoutMs: 5000, upstreamBreakerThreshold: 1000 },
-    });
+  const kit = useTestkit({
+    config: { upstreamMaxRetries: MAX_RETRIES, upstreamTimeoutMs: 5000, upstreamBreakerThreshold: 1000 },
   });
-  afterAll(async () => {
-    await kit.close();
-  });
-  beforeEach(() => {
-    kit.simulator.reset();
-  });
-  const inventoryCalls = () => kit.simulator.callsOf('readInventory');
+  const inventoryCalls = () => kit().simulator.callsOf('readInventory');
 
   it.each(['http-502', 'http-503', 'http-504', 'reset'] as const)(
     'retries a GET after %s and answers from the retry',
     async (kind) => {
-      kit.simulator.injectFault({ operation: 'readInventory', kind, times: MAX_RETRIES });
-      const result = await readTotal(kit);
+      kit().simulator.injectFault({ operation: 'readInventory', kind, times: MAX_RETRIES });
+      const result = await readTotal(kit());
       expectNoGraphQLErrors(result);
       expect(result.data.inventory!.totalCount).toBe(240);
       expect(inventoryCalls().map((call) => call.fault ?? 'ok')).toEqual([kind, kind, 'ok']);
@@ -41,8 +33,8 @@ describe('retries', () => {
   );
 
   it('gives up after UPSTREAM_MAX_RETRIES retries', async () => {
-    kit.simulator.injectFault({ operation: 'readInventory', kind: 'http-503' });
-    const result = await readTotal(kit);
+    kit().simulator.injectFault({ operation: 'readInventory', kind: 'http-503' });
+    const result = await readTotal(kit());
     expect(errorCodes(result)).toEqual(['UPSTREAM_UNAVAILABLE']);
     expect(inventoryCalls()).toHaveLength(1 + MAX_RETRIES);
   });
@@ -50,8 +42,8 @@ describe('retries', () => {
   it.each(['http-500', 'http-401', 'http-403', 'http-429', 'non-json', 'envelope-error'] as const)(
     'does not retry a GET after %s',
     async (kind: FaultKind) => {
-      kit.simulator.injectFault({ operation: 'readInventory', kind, times: 1 });
-      const result = await readTotal(kit);
+      kit().simulator.injectFault({ operation: 'readInventory', kind, times: 1 });
+      const result = await readTotal(kit());
       expect(result.errors).toHaveLength(1);
       expect(inventoryCalls()).toHaveLength(1);
     },
@@ -60,39 +52,31 @@ describe('retries', () => {
   it.each(['http-502', 'http-503', 'http-504', 'reset'] as const)(
     'never retries the listing-fee POST, even after %s',
     async (kind) => {
-      kit.simulator.injectFault({ operation: 'calculateListingFee', kind, times: 1 });
-      const result = await calculateFee(kit);
+      kit().simulator.injectFault({ operation: 'calculateListingFee', kind, times: 1 });
+      const result = await calculateFee(kit());
       expect(errorCodes(result)).toEqual(['UPSTREAM_UNAVAILABLE']);
-      expect(kit.simulator.callsOf('calculateListingFee')).toHaveLength(1);
+      expect(kit().simulator.callsOf('calculateListingFee')).toHaveLength(1);
     },
   );
 });
 
 describe('retries within the overall timeout', () => {
-  let kit: Testkit;
-  beforeAll(async () => {
-    // Ten retries with backoff cannot fit in 300 ms: the timeout ends them.
-    kit = await startTestkit({
-      config: { upstreamMaxRetries: 10, upstreamTimeoutMs: 300, upstreamBreakerThreshold: 1000 },
-    });
-  });
-  afterAll(async () => {
-    await kit.close();
-  });
+  // Ten retries with backoff cannot fit in 300 ms: the timeout ends them.
+  const kit = useTestkit({ config: { upstreamMaxRetries: 10, upstreamTimeoutMs: 300, upstreamBreakerThreshold: 1000 } });
 
   it('stops retrying when UPSTREAM_TIMEOUT_MS is spent, and says so', async () => {
-    kit.simulator.injectFault({ operation: 'readInventory', kind: 'http-503' });
-    const result = await readTotal(kit);
+    kit().simulator.injectFault({ operation: 'readInventory', kind: 'http-503' });
+    const result = await readTotal(kit());
     expect(errorCodes(result)).toEqual(['UPSTREAM_TIMEOUT']);
-    const calls = kit.simulator.callsOf('readInventory').length;
+    const calls = kit().simulator.callsOf('readInventory').length;
     expect(calls).toBeGreaterThan(1);
     expect(calls).toBeLessThan(11);
   });
 
   it('never retries the listing-fee POST after a timeout', async () => {
-    kit.simulator.reset({ faults: [{ operation: 'calculateListingFee', kind: 'slow', delayMs: 5000, times: 1 }] });
-    expect(errorCodes(await calculateFee(kit))).toEqual(['UPSTREAM_TIMEOUT']);
-    expect(kit.simulator.callsOf('calculateListingFee')).toHaveLength(1);
+    kit().simulator.reset({ faults: [{ operation: 'calculateListingFee', kind: 'slow', delayMs: 5000, times: 1 }] });
+    expect(errorCodes(await calculateFee(kit()))).toEqual(['UPSTREAM_TIMEOUT']);
+    expect(kit().simulator.callsOf('calculateListingFee')).toHaveLength(1);
   });
 });
 

@@ -10,6 +10,7 @@ import {
   InventoryWithFeesDocument,
 } from '../generated/graphql.js';
 import { errorCodes, startTestkit, type Testkit } from '../support/testkit.js';
+import { DEMO_APP_ID, DEMO_PLATFORM_ID } from '../../src/simulator/data.js';
 import type { FaultKind, SimulatedOperation } from '../../src/simulator/server.js';
 
 const ACCESS_TOKEN = 'tok-3f9a7c1e-callers-access-token';
@@ -17,8 +18,8 @@ const EXPIRED_TOKEN = 'expired-77d1-callers-old-token';
 const APP_KEY = 'key-8b2d4e6f-merchant-app-key';
 const SECRETS = [ACCESS_TOKEN, EXPIRED_TOKEN, APP_KEY];
 
-const APP_ID = 730;
-const PLATFORM_ID = '76561198000000240';
+const APP_ID = DEMO_APP_ID;
+const PLATFORM_ID = DEMO_PLATFORM_ID;
 const FAULTS: FaultKind[] = [
   'http-500',
   'http-502',
