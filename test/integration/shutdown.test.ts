@@ -88,6 +88,9 @@ describe('graceful shutdown', () => {
       expect(await inFlight).toEqual({ status: 200, body: { data: { inventory: { totalCount: 240 } } } });
       expect(await service.exited).toBe(0);
       expect(service.lines.map(parseLine).map((line) => line?.msg)).toContain('stopped');
+      // The child's log is outside the run's secret scan (test/support/secret-scan.ts): check it here.
+      expect(service.lines.join('\n')).not.toContain(DEMO_ACCESS_TOKEN);
+      expect(service.lines.join('\n')).not.toContain(DEMO_APP_KEY);
     } finally {
       if (service.child.exitCode === null) service.child.kill('SIGKILL');
     }

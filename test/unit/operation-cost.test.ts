@@ -1,0 +1,72 @@
+// The operation price list: what each field costs in partner work, with variables, defaults,
+// fragments and @skip/@include.
+import { parse } from 'graphql';
+import { describe, expect, it } from 'vitest';
+import { operationCost } from '../../src/limits/operation-cost.js';
+import { buildSchema } from '../../src/schema.js';
+
+const schema = buildSchema();
+const cost = (query: string, variables: Record<string, unknown> = {}, operationName?: string) =>
+  operationCost(schema, parse(query), operationName, variables);
+
+const INVENTORY = 'inventory(platformId: "76561198000000240", appId: 730)';
+
+describe('operationCost', () => {
+  it('charges nothing for fields that cause no partner call', () => {
+    expect(cost(`{ __typename ${INVENTORY} { id platformId appId } }`)).toBe(0);
+  });
+
+  it('charges one call for totalCount', () => {
+    expect(cost(`{ ${INVENTORY} { totalCount } }`)).toBe(1);
+  });
+
+  it('charges a page one call plus its items, at the default of 20 when first is omitted', () => {
+    expect(cost(`{ ${INVENTORY} { items { nodes { id } } } }`)).toBe(21);
+    expect(cost(`{ ${INVENTORY} { items(first: 100) { nodes { id } pageInfo { hasNextPage } totalCount } } }`)).toBe(101);
+  });
+
+  it('reads first from the variables, and from the variable default', () => {
+    const query = `query ($n: Int = 5) { ${INVENTORY} { items(first: $n) { nodes { listingFee(price: 1) { fee } } } } }`;
+    expect(cost(query, { n: 50 })).toBe(1 + 50 + 50);
+    expect(cost(query)).toBe(1 + 5 + 5);
+  });
+
+  it('prices an out-of-range first at the bound (the resolver refuses it before any call)', () => {
+    expect(cost(`{ ${INVENTORY} { items(first: 100000) { nodes { id } } } }`)).toBe(101);
+    expect(cost(`{ ${INVENTORY} { items(first: -5) { nodes { id } } } }`)).toBe(1);
+  });
+
+  it('charges a listing fee per item, under edges and under nodes alike', () => {
+    const fee = 'listingFee(price: 500) { fee }';
+    expect(cost(`{ ${INVENTORY} { items(first: 10) { edges { node { ${fee} } } nodes { ${fee} } } } }`)).toBe(
+      1 + 10 + 10 + 10,
+    );
+  });
+
+  it('counts fields inside fragments and honours @skip and @include', () => {
+    const query = `
+      query ($withFees: Boolean!) { ${INVENTORY} { ...Page } }
+      fragment Page on Inventory { items(first: 10) { nodes { ... on InventoryItem { listingFee(price: 1) @include(if: $withFees) { fee } } } } }`;
+    expect(cost(query, { withFees: true })).toBe(21);
+    expect(cost(query, { withFees: false })).toBe(11);
+  });
+
+  it('charges node(id:) a call for one item, and the mutation a call plus its items', () => {
+    expect(cost('{ node(id: "x") { id } }')).toBe(2);
+    expect(cost('mutation ($items: [ListingFeeItemInput!]!) { calculateListingFee(input: { items: $items }) { fees { fee } } }', {
+      items: [{ price: 1 }, { price: 2 }, { price: 3 }],
+    })).toBe(4);
+  });
+
+  it('multiplies by aliases: each aliased field is its own work', () => {
+    const aliased = Array.from({ length: 30 }, (_, index) => `i${index}: ${INVENTORY} { items(first: 100) { nodes { listingFee(price: 1) { fee } } } }`);
+    expect(cost(`{ ${aliased.join(' ')} }`)).toBe(30 * 201);
+  });
+
+  it('picks the named operation, and gives up (null) when variables do not coerce', () => {
+    const document = `query A { ${INVENTORY} { totalCount } } query B { ${INVENTORY} { items { nodes { id } } } }`;
+    expect(cost(document, {}, 'A')).toBe(1);
+    expect(cost(document, {}, 'B')).toBe(21);
+    expect(cost(`query ($n: Int) { ${INVENTORY} { items(first: $n) { nodes { id } } } }`, { n: 'many' })).toBeNull();
+  });
+});
