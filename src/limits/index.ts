@@ -59,7 +59,8 @@ export function operationLimitPlugins(limits: typeof OPERATION_LIMITS = OPERATIO
 
 /**
  * Production hides the schema from strangers: no introspection (`__typename` still works) and no
- * "Did you mean" suggestions, which would otherwise reveal field names one guess at a time.
+ * "Did you mean" suggestions, which would otherwise reveal field names one guess at a time; and
+ * no parser internals in request errors.
  */
 export function productionPlugins(): Plugin<TradegraphContext>[] {
   return [
@@ -69,5 +70,15 @@ export function productionPlugins(): Plugin<TradegraphContext>[] {
       },
     },
     blockFieldSuggestionsPlugin({ mask: '' }),
+    {
+      // Yoga copies the JSON parser's message about a malformed body into `originalError`: the
+      // runtime's wording around the client's own bytes, which production has no need to show.
+      onResultProcess({ result }) {
+        if (Symbol.asyncIterator in result) return;
+        for (const single of Array.isArray(result) ? result : [result]) {
+          for (const error of single.errors ?? []) delete (error.extensions as Record<string, unknown>)?.originalError;
+        }
+      },
+    },
   ] as Plugin<TradegraphContext>[];
 }

@@ -74,6 +74,19 @@ describe('production mode', () => {
     }
   });
 
+  it("answers a malformed body without the JSON parser's internals", async () => {
+    const malformed = (kit: Testkit) => kit.post('{"query": "{ __typename }", ');
+    const dev = await malformed(developmentKit());
+    expect(dev.status).toBe(400);
+    expect(await dev.text()).toContain('originalError');
+
+    const prod = await malformed(productionKit());
+    expect(prod.status).toBe(400);
+    expect(await prod.json()).toEqual({
+      errors: [{ message: 'POST body sent invalid JSON.', extensions: { code: 'BAD_REQUEST' } }],
+    });
+  });
+
   it('keeps typed errors: their code, their safe message, their documented extensions', async () => {
     productionKit().simulator.injectFault({ operation: 'readInventory', kind: 'http-429', retryAfter: 9, times: 1 });
     developmentKit().simulator.injectFault({ operation: 'readInventory', kind: 'http-429', retryAfter: 9, times: 1 });
