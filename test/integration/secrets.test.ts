@@ -1,7 +1,8 @@
 // Secrets stay secret: a run that drives every path (pages, fees, every partner fault on both
-// operations, an echoing partner, a malformed header, an open circuit, refused operations, a client
-// that leaves) at LOG_LEVEL trace, then searches every log line and every answer for the caller's
-// access tokens and the merchant app-key. test/support/secret-scan.ts does the same across all files.
+// operations, an echoing partner, a malformed header, an open circuit, refused operations, a
+// client that leaves) at LOG_LEVEL trace, then searches every log line, every answer and /metrics
+// for the callers' access tokens and the merchant app-key. test/support/secret-scan.ts searches
+// the logs of every test file the same way.
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import {
   CalculateListingFeeDocument,
@@ -121,8 +122,11 @@ describe('secrets never leave the service', () => {
     // The run logged plenty at trace level, partner calls included...
     expect(kit.logs.length).toBeGreaterThan(50);
     expect(kit.logs.some((line) => line.includes('"partner call failed"'))).toBe(true);
-    // ...and none of it, nor any answer, holds a secret.
+    // ...and none of it, nor any answer, nor the metrics, holds a secret.
+    const metrics = await (await fetch(`${kit.url}/metrics`)).text();
+    expect(metrics).toContain('partner');
     for (const secret of SECRETS) {
+      expect(metrics).not.toContain(secret);
       expect(kit.logs.filter((line) => line.includes(secret))).toEqual([]);
       expect(answers.filter((answer) => answer.includes(secret))).toEqual([]);
     }
