@@ -109,13 +109,22 @@ export async function startTestkit(options: TestkitOptions = {}): Promise<Testki
     async close() {
       await service.close();
       await simulator.close();
-      const archive = inject('logArchiveDir');
+      const archive = logArchiveDir();
       if (archive) {
         const entry: LogArchiveEntry = { secrets: [...secrets], logs };
         writeFileSync(join(archive, `${randomUUID()}.json`), JSON.stringify(entry));
       }
     },
   };
+}
+
+/** Where the run's secret scan collects log lines; undefined outside a vitest run (a bench script). */
+function logArchiveDir(): string | undefined {
+  try {
+    return inject('logArchiveDir');
+  } catch {
+    return undefined;
+  }
 }
 
 /**
