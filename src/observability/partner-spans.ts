@@ -37,6 +37,6 @@ export function endPartnerCallSpan(span: Span, event: PartnerCallEvent): void {
   if (event.upstreamErrorCode !== undefined && event.upstreamErrorCode !== null) {
     span.setAttribute('tradegraph.partner.error_code', String(event.upstreamErrorCode));
   }
-  if (event.outcome !== 'ok') span.setStatus({ code: SpanStatusCode.ERROR, message: event.outcome });
+  if (event.outcome !== 'ok' && event.outcome !== 'cancelled') span.setStatus({ code: SpanStatusCode.ERROR, message: event.outcome });
   span.end();
 }

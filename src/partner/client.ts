@@ -33,8 +33,11 @@ import { redactSecrets } from './redact.js';
 /** One finished partner call, as reported to observers (metrics, tracing). Never holds a secret. */
 export interface PartnerCallEvent {
   operation: string;
-  /** 'ok', or the error code the call failed with. */
-  outcome: 'ok' | ErrorCode;
+  /**
+   * 'ok'; 'cancelled' when the client that asked for the call went away (not a partner fault);
+   * otherwise the error code the call failed with.
+   */
+  outcome: 'ok' | 'cancelled' | ErrorCode;
   /** The envelope's errorCode when the outcome is UPSTREAM_ERROR. */
   upstreamErrorCode?: unknown;
   httpStatus?: number;
@@ -151,7 +154,11 @@ export class PartnerClient {
       return data;
     } catch (caught) {
       const error = this.toTradegraphError(call, caught, timeout, signal);
-      this.report(call, span, started, attempts, error.code, httpStatus, error);
+      // A caller that left is not a partner outage: it must not page anyone through logs or metrics.
+      // (Read from the combined signal: the Request signal of Yoga's node adapter does not update
+      // its own `aborted` once AbortSignal.any() has linked it.)
+      const cancelled = !timeout.aborted && signal.aborted;
+      this.report(call, span, started, attempts, cancelled ? 'cancelled' : error.code, httpStatus, error);
       throw error;
     }
   }
@@ -309,6 +316,7 @@ export class PartnerClient {
     // The path is logged without its query string: the query carries the access token.
     const log = { ...event, method: call.method, path: call.path, requestId: call.requestId };
     if (outcome === 'ok') this.options.logger.debug(log, 'partner call');
+    else if (outcome === 'cancelled') this.options.logger.debug(log, 'partner call cancelled: the client went away');
     else this.options.logger.warn(log, 'partner call failed');
     endPartnerCallSpan(span, event);
     this.options.onCall?.(event);
