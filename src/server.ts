@@ -17,6 +17,7 @@ import { useOperationSpans } from './observability/operation-spans.js';
 import { createReadinessCheck } from './observability/readiness.js';
 import { PartnerApi } from './partner/index.js';
 import { buildSchema } from './schema.js';
+import { useVariableErrorCodes } from './variable-errors.js';
 
 export interface TradegraphOptions {
   config: Config & { partnerApiUrl: string; partnerOpenApiUrl: string };
@@ -80,6 +81,7 @@ export function createTradegraph({ config, logger, graphiqlHeaders = {} }: Trade
   // After observability, so that refused operations are seen (and counted) too.
   plugins.push(...operationLimitPlugins());
   if (config.production) plugins.push(...productionPlugins());
+  plugins.push(useVariableErrorCodes());
 
   const yoga = createYoga<NodeServerContext, TradegraphContext>({
     schema: buildSchema(),

@@ -217,3 +217,19 @@ describe('request bodies', () => {
     expect(partnerCalls()).toBe(0);
   });
 });
+
+describe('variables that do not fit their types', () => {
+  const kit = useTestkit();
+
+  it('are BAD_USER_INPUT like every other refused input, with no partner call', async () => {
+    const response = await kit().post({
+      query: 'query ($appId: Int!) { inventory(platformId: "76561198000000005", appId: $appId) { totalCount } }',
+      variables: { appId: 'seven-thirty' },
+    });
+    const result = (await response.json()) as { data?: unknown; errors: Array<{ message: string; extensions?: { code?: string } }> };
+    expect(result.data).toBeUndefined();
+    expect(result.errors.map((error) => error.extensions?.code)).toEqual(['BAD_USER_INPUT']);
+    expect(result.errors[0]!.message).toContain('Int cannot represent non-integer value: "seven-thirty"');
+    expect(kit().simulator.calls).toHaveLength(0);
+  });
+});
