@@ -1,0 +1,107 @@
+// The benchmark's child processes: start each server as its own Node process, wait until it
+// answers, read its memory, and make sure every child is gone when the run ends, however it ends.
+import { spawn, type ChildProcess } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { setTimeout as sleep } from 'node:timers/promises';
+
+export interface Child {
+  name: string;
+  process: ChildProcess;
+  url: string;
+}
+
+const children = new Set<ChildProcess>();
+
+/** A free loopback port, chosen by the OS. */
+export async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as { port: number };
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+/**
+ * Starts a TypeScript entry point under tsx as `node --import tsx <script>`, so that the pid is the
+ * server itself (RSS is read from it), and waits until `readyPath` answers 200.
+ */
+export async function startNode(options: {
+  name: string;
+  cwd: string;
+  script: string;
+  port: number;
+  env: Record<string, string>;
+  readyPath: string;
+}): Promise<Child> {
+  const child = spawn(process.execPath, ['--import', 'tsx', options.script], {
+    cwd: options.cwd,
+    env: { ...process.env, ...options.env },
+    stdio: ['ignore', 'ignore', 'pipe'],
+  });
+  children.add(child);
+  const stderr: string[] = [];
+  child.stderr?.on('data', (chunk: Buffer) => {
+    stderr.push(chunk.toString('utf8'));
+    if (stderr.length > 50) stderr.shift();
+  });
+  child.once('exit', () => children.delete(child));
+  const url = `http://127.0.0.1:${options.port}`;
+  const deadline = Date.now() + 30_000;
+  while (Date.now() < deadline) {
+    if (child.exitCode !== null) break;
+    try {
+      const response = await fetch(url + options.readyPath);
+      await response.arrayBuffer();
+      if (response.ok) return { name: options.name, process: child, url };
+    } catch {
+      // not listening yet
+    }
+    await sleep(100);
+  }
+  throw new Error(`${options.name} did not start (exit code ${child.exitCode}):\n${stderr.join('')}`);
+}
+
+export interface Memory {
+  /** Resident set size now, in MiB. */
+  rssMiB: number;
+  /** The highest resident set size of the process's life so far (Linux VmHWM), in MiB. */
+  peakRssMiB: number;
+}
+
+/** Reads a process's memory from /proc (Linux); the bench runs on the project's Linux machines. */
+export function memoryOf(pid: number): Memory {
+  const status = readFileSync(`/proc/${pid}/status`, 'utf8');
+  const kib = (field: string) => Number(new RegExp(`^${field}:\\s+(\\d+) kB`, 'm').exec(status)?.[1] ?? Number.NaN);
+  return { rssMiB: kib('VmRSS') / 1024, peakRssMiB: kib('VmHWM') / 1024 };
+}
+
+/** Samples a process's RSS at an interval until stopped; answers the samples in MiB. */
+export function sampleRss(pid: number, everyMs: number) {
+  const samples: number[] = [];
+  const timer = setInterval(() => samples.push(memoryOf(pid).rssMiB), everyMs);
+  return {
+    stop() {
+      clearInterval(timer);
+      samples.push(memoryOf(pid).rssMiB);
+      return samples;
+    },
+  };
+}
+
+/** SIGTERM to every child still running, SIGKILL to any that is still there after a grace period. */
+export async function stopAll(graceMs = 3_000): Promise<void> {
+  const running = [...children];
+  for (const child of running) child.kill('SIGTERM');
+  const deadline = Date.now() + graceMs;
+  while (Date.now() < deadline && running.some((child) => child.exitCode === null && child.signalCode === null)) await sleep(50);
+  for (const child of running) if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+}
+
+/** Kills every child synchronously; for `exit` handlers, where nothing can be awaited. */
+export function killAllNow(): void {
+  for (const child of children) child.kill('SIGKILL');
+}

@@ -1,0 +1,403 @@
+// `npm run bench`: the facade against a hand-written baseline over the same partner simulator,
+// each its own process, driven by autocannon in alternating rounds; prints medians and ratios per
+// scenario, counts upstream calls per operation and writes test/bench/results/latest.json.
+// `npm run bench -- --soak` also runs 100,000 requests of scenario (e) and samples the facade's RSS.
+// A benchmark, not a test: nothing here fails on a figure; it reports them.
+import { execFileSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { cpus, tmpdir, totalmem } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { isDeepStrictEqual, parseArgs } from 'node:util';
+import autocannon from 'autocannon';
+import { DEMO_APP_KEY } from '../../src/simulator/data.js';
+import { freePort, killAllNow, memoryOf, sampleRss, startNode, stopAll, type Child } from './processes.js';
+import { buildScenarios, hundredFeesRequest, type BenchRequest, type Scenario } from './scenarios.js';
+import { median, percentile, ratio, round, slope } from './stats.js';
+
+const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
+const LISTING_FEE_BATCH_MAX = 50;
+const SOAK_REQUESTS = 100_000;
+
+const { values: args } = parseArgs({
+  options: {
+    soak: { type: 'boolean', default: false },
+    'soak-only': { type: 'boolean', default: false },
+    rounds: { type: 'string', default: '4' },
+    duration: { type: 'string', default: '3' },
+    scenarios: { type: 'string', default: 'a,b,c,d,e' },
+    // Another revision of the facade, run side by side as a third target (e.g. HEAD~1), so that
+    // one run measures what a change gained.
+    compare: { type: 'string', multiple: true, default: [] },
+    out: { type: 'string', default: join(ROOT, 'test/bench/results/latest.json') },
+  },
+});
+const ROUNDS = Number(args.rounds);
+const DURATION_S = Number(args.duration);
+
+interface Target {
+  name: string;
+  child: Child;
+  kind: 'facade' | 'baseline';
+}
+
+interface RoundResult {
+  rps: number;
+  p50: number;
+  p99: number;
+  requests: number;
+  non2xx: number;
+  errors: number;
+}
+
+/** Drives one target with one scenario for a while, or for an amount of requests. */
+async function drive(
+  url: string,
+  requests: BenchRequest[],
+  connections: number,
+  limit: { durationS: number } | { amount: number },
+  onResponse?: () => void,
+): Promise<RoundResult> {
+  let next = 0;
+  const single = requests.length === 1 ? requests[0]! : null;
+  const options: autocannon.Options = {
+    url,
+    connections,
+    pipelining: 1,
+    ...('amount' in limit ? { amount: limit.amount } : { duration: limit.durationS }),
+    ...(single
+      ? { method: single.method, headers: single.headers, body: single.body, requests: [{ path: single.path }] }
+      : {
+          // Distinct users: each request takes the next user's request, round robin.
+          requests: [
+            {
+              setupRequest: (request: autocannon.Request) => {
+                const user = requests[next++ % requests.length]!;
+                return { ...request, method: user.method, path: user.path, headers: user.headers, body: user.body };
+              },
+            },
+          ],
+        }),
+  };
+  // Raw latencies in ms: autocannon's own histogram has 1 ms resolution, these are sub-ms.
+  const latencies: number[] = [];
+  const collect = !('amount' in limit);
+  const result = await new Promise<autocannon.Result>((resolve, reject) => {
+    const instance = autocannon(options, (error: unknown, done: autocannon.Result) => (error ? reject(error) : resolve(done)));
+    instance.on('response', (_client, _status, _bytes, responseTime) => {
+      if (collect) latencies.push(responseTime);
+      onResponse?.();
+    });
+  });
+  return {
+    rps: round(result.requests.total / result.duration, 1),
+    p50: round(percentile(latencies, 50), 3),
+    p99: round(percentile(latencies, 99), 3),
+    requests: result.requests.total,
+    non2xx: result.non2xx,
+    errors: result.errors,
+  };
+}
+
+async function post(url: string, request: BenchRequest): Promise<{ status: number; body: unknown }> {
+  const response = await fetch(url + request.path, { method: request.method, headers: request.headers, body: request.body });
+  return { status: response.status, body: await response.json() };
+}
+
+interface UpstreamCount {
+  readInventory: number;
+  calculateListingFee: number;
+  feeBatchSizes: number[];
+}
+
+/** Sends `ops` operations at once and answers the partner calls they cost, per operation. */
+async function countUpstream(simulatorUrl: string, targetUrl: string, requests: BenchRequest[], ops: number): Promise<UpstreamCount> {
+  await fetch(`${simulatorUrl}/__simulator/reset`, { method: 'POST' }).then((r) => r.arrayBuffer());
+  const answers = await Promise.all(Array.from({ length: ops }, (_, i) => post(targetUrl, requests[i % requests.length]!)));
+  for (const answer of answers) {
+    const errors = (answer.body as { errors?: unknown }).errors;
+    if (answer.status !== 200 || errors) throw new Error(`counting upstream calls: an operation failed: ${JSON.stringify(answer.body).slice(0, 500)}`);
+  }
+  const { calls } = (await (await fetch(`${simulatorUrl}/__simulator/calls`)).json()) as {
+    calls: Array<{ operation: string; batchSize?: number }>;
+  };
+  const of = (operation: string) => calls.filter((call) => call.operation === operation);
+  return {
+    readInventory: round(of('readInventory').length / ops, 3),
+    calculateListingFee: round(of('calculateListingFee').length / ops, 3),
+    feeBatchSizes: [...new Set(of('calculateListingFee').map((call) => call.batchSize ?? 0))].sort((a, b) => a - b),
+  };
+}
+
+/** The facade's `data` must equal the baseline's answer: both serve the same page, same fields. */
+async function checkSameAnswer(scenario: Scenario, facade: Target, baseline: Target): Promise<void> {
+  const a = await post(facade.child.url, scenario.facade[0]!);
+  const b = await post(baseline.child.url, scenario.baseline[0]!);
+  if (a.status !== 200 || (a.body as { errors?: unknown }).errors) {
+    throw new Error(`scenario ${scenario.id}: the facade failed: ${JSON.stringify(a.body).slice(0, 500)}`);
+  }
+  if (!isDeepStrictEqual(a.body, b.body)) {
+    throw new Error(
+      `scenario ${scenario.id}: facade and baseline answer differently:\n${JSON.stringify(a.body).slice(0, 400)}\n${JSON.stringify(b.body).slice(0, 400)}`,
+    );
+  }
+}
+
+/** Extracts the facade's sources at a git revision into a temporary directory that shares node_modules. */
+function checkoutRevision(ref: string): { dir: string; sha: string } {
+  const sha = execFileSync('git', ['rev-parse', '--short', ref], { cwd: ROOT, encoding: 'utf8' }).trim();
+  const dir = mkdtempSync(join(tmpdir(), `tradegraph-bench-${sha}-`));
+  const archive = execFileSync('git', ['archive', ref, 'src', 'package.json'], { cwd: ROOT });
+  execFileSync('tar', ['-x', '-C', dir], { input: archive });
+  symlinkSync(join(ROOT, 'node_modules'), join(dir, 'node_modules'), 'dir');
+  return { dir, sha };
+}
+
+function machine() {
+  const cores = cpus();
+  return {
+    cores: cores.length,
+    cpuModel: cores[0]?.model.trim() ?? 'unknown',
+    memoryGiB: round(totalmem() / 2 ** 30, 1),
+    node: process.version,
+    platform: `${process.platform}-${process.arch}`,
+  };
+}
+
+function gitCommit(): string {
+  try {
+    const sha = execFileSync('git', ['rev-parse', '--short', 'HEAD'], { cwd: ROOT, encoding: 'utf8' }).trim();
+    const dirty = execFileSync('git', ['status', '--porcelain', '--', 'src'], { cwd: ROOT, encoding: 'utf8' }).trim();
+    return dirty ? `${sha}+dirty-src` : sha;
+  } catch {
+    return 'unknown';
+  }
+}
+
+async function main(): Promise<void> {
+  const wanted = new Set(args.scenarios.split(','));
+  const scenarios = buildScenarios().filter((scenario) => wanted.has(scenario.id));
+  const info = machine();
+  console.log(`tradegraph bench on ${info.cores} x ${info.cpuModel}, Node ${info.node}, commit ${gitCommit()}`);
+
+  const simulatorPort = await freePort();
+  const simulator = await startNode({
+    name: 'simulator',
+    cwd: ROOT,
+    script: 'src/simulator/main.ts',
+    port: simulatorPort,
+    env: { SIMULATOR_PORT: String(simulatorPort), SIMULATOR_LATENCY_MS: '0' },
+    readyPath: '/__simulator/calls',
+  });
+  const facadeEnv = async (port: number) => ({
+    NODE_ENV: 'production',
+    LOG_LEVEL: 'warn',
+    HOST: '127.0.0.1',
+    PORT: String(port),
+    PARTNER_API_URL: simulator.url,
+    PARTNER_APP_KEY: DEMO_APP_KEY,
+    LISTING_FEE_BATCH_MAX: String(LISTING_FEE_BATCH_MAX),
+  });
+  const startFacade = async (name: string, cwd: string): Promise<Target> => {
+    const port = await freePort();
+    const child = await startNode({ name, cwd, script: 'src/main.ts', port, env: await facadeEnv(port), readyPath: '/health' });
+    return { name, child, kind: 'facade' };
+  };
+  const facade = await startFacade('facade', ROOT);
+  const baselinePort = await freePort();
+  const baseline: Target = {
+    name: 'baseline',
+    kind: 'baseline',
+    child: await startNode({
+      name: 'baseline',
+      cwd: ROOT,
+      script: 'test/bench/baseline.ts',
+      port: baselinePort,
+      env: { BASELINE_PORT: String(baselinePort), PARTNER_API_URL: simulator.url, PARTNER_APP_KEY: DEMO_APP_KEY },
+      readyPath: '/health',
+    }),
+  };
+  const compared: Target[] = [];
+  const tempDirs: string[] = [];
+  for (const ref of args.compare) {
+    const { dir, sha } = checkoutRevision(ref);
+    tempDirs.push(dir);
+    compared.push(await startFacade(`facade@${sha}`, dir));
+  }
+  const targets = [facade, baseline, ...compared];
+  const requestsOf = (target: Target, scenario: Scenario) => (target.kind === 'facade' ? scenario.facade : scenario.baseline);
+
+  const report: Record<string, unknown> = {
+    date: new Date().toISOString(),
+    commit: gitCommit(),
+    machine: info,
+    settings: { rounds: ROUNDS, durationS: DURATION_S, listingFeeBatchMax: LISTING_FEE_BATCH_MAX, order: targets.map((t) => t.name) },
+  };
+
+  if (!args['soak-only']) {
+    // Correctness first: a fast wrong answer is not a result.
+    for (const scenario of scenarios) {
+      await checkSameAnswer(scenario, facade, baseline);
+      for (const other of compared) await checkSameAnswer(scenario, other, baseline);
+    }
+    console.log('answers: facade data equals the baseline answer in every scenario');
+
+    // Upstream calls per operation, 20 operations at once (so per-request loaders are shown not to
+    // merge across operations), plus 100 listingFee fields to show the chunking.
+    const upstream: Record<string, Record<string, UpstreamCount>> = {};
+    for (const scenario of scenarios) {
+      upstream[scenario.id] = {};
+      for (const target of targets) {
+        upstream[scenario.id]![target.name] = await countUpstream(simulator.url, target.child.url, requestsOf(target, scenario), 20);
+      }
+    }
+    const hundredFees = await countUpstream(simulator.url, facade.child.url, [hundredFeesRequest()], 5);
+
+    // Warm-up (JIT, pools, caches), not measured.
+    for (const scenario of scenarios) {
+      for (const target of targets) await drive(target.child.url, requestsOf(target, scenario), scenario.connections, { durationS: 1 });
+    }
+
+    const results = [];
+    for (const scenario of scenarios) {
+      const rounds: Record<string, RoundResult[]> = Object.fromEntries(targets.map((t) => [t.name, []]));
+      const rssPeaks: number[] = [];
+      for (let round = 0; round < ROUNDS; round++) {
+        // A B A B: every target gets every round, in the same order, so drift hits all alike.
+        for (const target of targets) {
+          const sampler = target === facade ? sampleRss(facade.child.process.pid!, 200) : null;
+          const result = await drive(target.child.url, requestsOf(target, scenario), scenario.connections, { durationS: DURATION_S });
+          if (sampler) rssPeaks.push(Math.max(...sampler.stop()));
+          rounds[target.name]!.push(result);
+        }
+      }
+      const medians = Object.fromEntries(
+        targets.map((t) => {
+          const list = rounds[t.name]!;
+          return [t.name, { rps: median(list.map((r) => r.rps)), p50: median(list.map((r) => r.p50)), p99: median(list.map((r) => r.p99)) }];
+        }),
+      );
+      // The ratio of each round's pair, then the median: robust against one noisy round.
+      const pairRatios = (other: string) => {
+        const a = rounds[facade.name]!;
+        const b = rounds[other]!;
+        return {
+          rps: median(a.map((r, i) => ratio(r.rps, b[i]!.rps))),
+          p50: median(a.map((r, i) => ratio(r.p50, b[i]!.p50))),
+          p99: median(a.map((r, i) => ratio(r.p99, b[i]!.p99))),
+        };
+      };
+      const entry = {
+        id: scenario.id,
+        title: scenario.title,
+        connections: scenario.connections,
+        medians,
+        ratioFacadeToBaseline: pairRatios(baseline.name),
+        ratioFacadeToCompared: Object.fromEntries(compared.map((c) => [c.name, pairRatios(c.name)])),
+        upstreamCallsPerOperation: upstream[scenario.id],
+        minimumUpstreamCalls: scenario.minimumUpstream,
+        facadePeakRssMiB: round(Math.max(...rssPeaks), 1),
+        rounds,
+      };
+      results.push(entry);
+      printScenario(entry, targets);
+    }
+    report.scenarios = results;
+    report.hundredListingFees = {
+      note: `100 listingFee fields in one operation; minimum ceil(100 / ${LISTING_FEE_BATCH_MAX}) = ${Math.ceil(100 / LISTING_FEE_BATCH_MAX)} fee POSTs`,
+      ...hundredFees,
+    };
+    console.log(
+      `\n100 listingFee fields in one operation: ${hundredFees.readInventory} GET + ${hundredFees.calculateListingFee} fee POSTs per operation (batch sizes ${hundredFees.feeBatchSizes.join(', ')})`,
+    );
+  }
+
+  if (args.soak || args['soak-only']) report.soak = await soak(simulator.url, facade, buildScenarios().find((s) => s.id === 'e')!);
+  report.facadeLifetimePeakRssMiB = round(memoryOf(facade.child.process.pid!).peakRssMiB, 1);
+
+  mkdirSync(dirname(args.out), { recursive: true });
+  writeFileSync(args.out, `${JSON.stringify(report, null, 2)}\n`);
+  console.log(`\nfacade lifetime peak RSS ${report.facadeLifetimePeakRssMiB} MiB; results written to ${args.out}`);
+  for (const dir of tempDirs) rmSync(dir, { recursive: true, force: true });
+}
+
+/** 100,000 requests of scenario (e) against the facade alone, its RSS sampled once a second. */
+async function soak(simulatorUrl: string, facade: Target, scenario: Scenario) {
+  console.log(`\nsoak: ${SOAK_REQUESTS} requests of scenario (e) against the facade, RSS sampled every second`);
+  const pid = facade.child.process.pid!;
+  let done = 0;
+  const samples: Array<{ seconds: number; requests: number; rssMiB: number }> = [];
+  const started = Date.now();
+  const take = () => samples.push({ seconds: round((Date.now() - started) / 1000, 1), requests: done, rssMiB: round(memoryOf(pid).rssMiB, 1) });
+  take();
+  const timer = setInterval(take, 1000);
+  // The simulator keeps a bounded list of call records; start it from empty.
+  await fetch(`${simulatorUrl}/__simulator/reset`, { method: 'POST' }).then((r) => r.arrayBuffer());
+  const result = await drive(facade.child.url, scenario.facade, scenario.connections, { amount: SOAK_REQUESTS }, () => (done += 1));
+  clearInterval(timer);
+  take();
+  // The trend after warm-up: the slope over the second half, in MiB per 10,000 requests.
+  const secondHalf = samples.filter((s) => s.requests >= SOAK_REQUESTS / 2).map((s) => [s.requests / 10_000, s.rssMiB] as const);
+  const summary = {
+    requests: result.requests,
+    non2xx: result.non2xx,
+    errors: result.errors,
+    rps: result.rps,
+    peakRssMiB: Math.max(...samples.map((s) => s.rssMiB)),
+    slopeSecondHalfMiBPer10kRequests: round(slope(secondHalf), 2),
+    samples,
+  };
+  console.log(
+    `soak: ${summary.requests} requests at ${summary.rps} req/s, ${summary.non2xx} non-2xx, ${summary.errors} errors; ` +
+      `RSS peak ${summary.peakRssMiB} MiB, second-half slope ${summary.slopeSecondHalfMiBPer10kRequests} MiB per 10k requests`,
+  );
+  console.log(`soak RSS samples (requests: MiB): ${samples.map((s) => `${s.requests}: ${s.rssMiB}`).join(', ')}`);
+  return summary;
+}
+
+function printScenario(
+  entry: {
+    id: string;
+    title: string;
+    medians: Record<string, { rps: number; p50: number; p99: number }>;
+    ratioFacadeToBaseline: { rps: number; p50: number; p99: number };
+    ratioFacadeToCompared: Record<string, { rps: number; p50: number; p99: number }>;
+    upstreamCallsPerOperation: Record<string, UpstreamCount> | undefined;
+    facadePeakRssMiB: number;
+  },
+  targets: Target[],
+): void {
+  console.log(`\n(${entry.id}) ${entry.title}`);
+  for (const target of targets) {
+    const m = entry.medians[target.name]!;
+    const calls = entry.upstreamCallsPerOperation?.[target.name];
+    console.log(
+      `  ${target.name.padEnd(18)} ${m.rps.toFixed(0).padStart(6)} req/s  p50 ${m.p50.toFixed(2).padStart(7)} ms  p99 ${m.p99
+        .toFixed(2)
+        .padStart(7)} ms  upstream/op: ${calls?.readInventory} GET + ${calls?.calculateListingFee} POST`,
+    );
+  }
+  const r = entry.ratioFacadeToBaseline;
+  console.log(`  facade/baseline (median of round ratios): req/s ${r.rps}  p50 ${r.p50}  p99 ${r.p99};  facade peak RSS ${entry.facadePeakRssMiB} MiB`);
+  for (const [name, c] of Object.entries(entry.ratioFacadeToCompared)) {
+    console.log(`  facade/${name}: req/s ${c.rps}  p50 ${c.p50}  p99 ${c.p99}`);
+  }
+}
+
+let finished = false;
+const shutdown = async (code: number) => {
+  if (finished) return;
+  finished = true;
+  await stopAll();
+  process.exit(code);
+};
+process.once('SIGINT', () => void shutdown(130));
+process.once('SIGTERM', () => void shutdown(143));
+process.once('exit', killAllNow);
+main().then(
+  () => shutdown(0),
+  (error: unknown) => {
+    console.error(error instanceof Error ? error.stack : error);
+    return shutdown(1);
+  },
+);

@@ -1,0 +1,194 @@
+// The benchmark's scenarios: for each, the GraphQL request the facade gets, the plain request the
+// hand-written baseline gets for the same page and fields, and the least upstream calls it can cost.
+import { DEMO_APP_ID } from '../../src/simulator/data.js';
+import { itemAt } from '../../src/simulator/data.js';
+
+/** The 10 item fields of a "card" view (scenarios a, b, e), in the order both servers write them. */
+export const CARD_FIELDS = [
+  'id',
+  'assetId',
+  'name',
+  'marketHashName',
+  'imageUrl',
+  'price',
+  'status',
+  'ifTradable',
+  'tradableTime',
+  'itemId',
+] as const;
+
+/** All 30 upstream item fields plus `id` (scenario c); itemInfo and assetInfo are nested objects. */
+export const ITEM_FIELDS = [
+  'id', 'token', 'styleToken', 'status', 'tradableTime', 'appId', 'assetId', 'platformId', 'classId',
+  'instanceId', 'inspect', 'itemId', 'classInfoId', 'name', 'shortName', 'marketHashName', 'imageUrl',
+  'price', 'tradable', 'ifTradable', 'systemTime', 'remark', 'customTag', 'itemInfo', 'assetInfo',
+  'activityTag', 'isNew', 'isLock', 'isPrivate', 'isRented', 'inspectOriginalUrl',
+] as const;
+
+export const ITEM_INFO_FIELDS = [
+  'quality', 'qualityName', 'qualityColor', 'rarity', 'rarityName', 'rarityColor', 'type', 'typeName',
+  'slot', 'slotName', 'hero', 'heroName', 'heroAvatar', 'exterior', 'exteriorName', 'exteriorColor',
+  'weapon', 'weaponName', 'itemSet', 'itemSetName', 'stickerCapsule', 'stickerCapsuleName',
+  'patchCapsule', 'patchCapsuleName', 'customPlayer', 'customPlayerName', 'category', 'categoryName',
+  'item', 'itemName',
+] as const;
+
+export const ASSET_INFO_FIELDS = [
+  'classInfoId', 'classId', 'instanceId', 'assetId', 'styleId', 'lastStyle', 'styleProgress', 'wear',
+  'paintIndex', 'paintSeed', 'levelName', 'levelColor', 'gradient', 'fadeColor', 'inspectImageUrl',
+  'gems', 'stickers', 'styles', 'itemSets', 'ext', 'fraudwarning',
+] as const;
+
+export const FEE_FIELDS = ['assetId', 'fee', 'freeFeePrice'] as const;
+export const MUTATION_FEE_FIELDS = ['assetId', 'itemId', 'fee', 'freeFeePrice'] as const;
+
+const FULL_SELECTION = ITEM_FIELDS.map((field) =>
+  field === 'itemInfo'
+    ? `itemInfo { ${ITEM_INFO_FIELDS.join(' ')} }`
+    : field === 'assetInfo'
+      ? `assetInfo { ${ASSET_INFO_FIELDS.join(' ')} }`
+      : field,
+).join(' ');
+
+const pageQuery = (name: string, nodeSelection: string, extraVariables = '') => `query ${name}($platformId: String!, $appId: Int!, $first: Int!${extraVariables}) {
+  inventory(platformId: $platformId, appId: $appId) {
+    totalCount
+    items(first: $first) {
+      pageInfo { hasNextPage endCursor }
+      nodes { ${nodeSelection} }
+    }
+  }
+}`;
+
+export const CARD_QUERY = pageQuery('BenchCardPage', CARD_FIELDS.join(' '));
+export const CARD_WITH_FEES_QUERY = pageQuery(
+  'BenchCardPageWithFees',
+  `${CARD_FIELDS.join(' ')} listingFee(price: $price) { ${FEE_FIELDS.join(' ')} }`,
+  ', $price: Int!',
+);
+export const FULL_QUERY = pageQuery('BenchFullPage', FULL_SELECTION);
+export const FEE_MUTATION = `mutation BenchListingFees($input: CalculateListingFeeInput!) {
+  calculateListingFee(input: $input) { fees { ${MUTATION_FEE_FIELDS.join(' ')} } }
+}`;
+
+/** One HTTP request as autocannon sends it. */
+export interface BenchRequest {
+  method: 'GET' | 'POST';
+  path: string;
+  headers: Record<string, string>;
+  body?: string;
+}
+
+export type ScenarioId = 'a' | 'b' | 'c' | 'd' | 'e';
+
+export interface Scenario {
+  id: ScenarioId;
+  title: string;
+  /** Concurrent connections of the load generator. */
+  connections: number;
+  /** The requests of each distinct user; requests cycle through them. */
+  facade: BenchRequest[];
+  baseline: BenchRequest[];
+  /** The least partner calls one operation can cost, by partner operation. */
+  minimumUpstream: { readInventory: number; calculateListingFee: number };
+}
+
+/** Items per inventory of the bench users: more than the largest page asks for (100 + 1). */
+const INVENTORY_SIZE = 240;
+export const FEE_PRICE = 15_000;
+
+/** A digit platformId whose last four digits give the simulator's inventory size. */
+export const platformIdOf = (user: number) =>
+  `7656119800${String(user).padStart(3, '0')}${String(INVENTORY_SIZE).padStart(4, '0')}`;
+const tokenOf = (user: number) => `bench-token-${user}`;
+
+const graphql = (user: number, query: string, variables: Record<string, unknown>): BenchRequest => ({
+  method: 'POST',
+  path: '/graphql',
+  headers: {
+    'content-type': 'application/json',
+    accept: 'application/graphql-response+json',
+    authorization: `Bearer ${tokenOf(user)}`,
+  },
+  body: JSON.stringify({ query, variables }),
+});
+
+const baselineGet = (user: number, path: string, params: Record<string, string | number>): BenchRequest => ({
+  method: 'GET',
+  path: `${path}?${new URLSearchParams(Object.entries(params).map(([k, v]) => [k, String(v)]))}`,
+  headers: { authorization: `Bearer ${tokenOf(user)}` },
+});
+
+/** The mutation's input: n items of one inventory with their real tokens, at distinct prices. */
+export function feeInputItems(user: number, n: number) {
+  return Array.from({ length: n }, (_, index) => {
+    const item = itemAt(platformIdOf(user), DEMO_APP_ID, index);
+    return { price: FEE_PRICE + index * 100, token: item.token!, styleToken: item.styleToken! };
+  });
+}
+
+const users = (count: number) => Array.from({ length: count }, (_, user) => user);
+
+export function buildScenarios(): Scenario[] {
+  const appId = DEMO_APP_ID;
+  const card = (user: number) => ({
+    facade: graphql(user, CARD_QUERY, { platformId: platformIdOf(user), appId, first: 20 }),
+    baseline: baselineGet(user, '/inventory', { platformId: platformIdOf(user), appId, first: 20, view: 'card' }),
+  });
+  return [
+    {
+      id: 'a',
+      title: 'one page: 20 items x 10 fields + totalCount',
+      connections: 10,
+      facade: [card(0).facade],
+      baseline: [card(0).baseline],
+      minimumUpstream: { readInventory: 1, calculateListingFee: 0 },
+    },
+    {
+      id: 'b',
+      title: 'the same page with listingFee on every item',
+      connections: 10,
+      facade: [graphql(0, CARD_WITH_FEES_QUERY, { platformId: platformIdOf(0), appId, first: 20, price: FEE_PRICE })],
+      baseline: [
+        baselineGet(0, '/inventory', { platformId: platformIdOf(0), appId, first: 20, view: 'card', feePrice: FEE_PRICE }),
+      ],
+      minimumUpstream: { readInventory: 1, calculateListingFee: 1 },
+    },
+    {
+      id: 'c',
+      title: 'one page: 100 items x all 30 fields + nested objects',
+      connections: 10,
+      facade: [graphql(0, FULL_QUERY, { platformId: platformIdOf(0), appId, first: 100 })],
+      baseline: [baselineGet(0, '/inventory', { platformId: platformIdOf(0), appId, first: 100, view: 'full' })],
+      minimumUpstream: { readInventory: 1, calculateListingFee: 0 },
+    },
+    {
+      id: 'd',
+      title: 'calculateListingFee mutation with 20 items',
+      connections: 10,
+      facade: [graphql(0, FEE_MUTATION, { input: { items: feeInputItems(0, 20) } })],
+      baseline: [
+        {
+          method: 'POST',
+          path: '/listing-fees',
+          headers: { 'content-type': 'application/json', authorization: `Bearer ${tokenOf(0)}` },
+          body: JSON.stringify({ items: feeInputItems(0, 20) }),
+        },
+      ],
+      minimumUpstream: { readInventory: 0, calculateListingFee: 1 },
+    },
+    {
+      id: 'e',
+      title: '50 concurrent distinct users (scenario a, distinct tokens and platformIds)',
+      connections: 50,
+      facade: users(50).map((user) => card(user).facade),
+      baseline: users(50).map((user) => card(user).baseline),
+      minimumUpstream: { readInventory: 1, calculateListingFee: 0 },
+    },
+  ];
+}
+
+/** A count-only check (not timed): 100 listingFee fields cost ceil(100 / LISTING_FEE_BATCH_MAX) POSTs. */
+export function hundredFeesRequest(): BenchRequest {
+  return graphql(0, CARD_WITH_FEES_QUERY, { platformId: platformIdOf(0), appId: DEMO_APP_ID, first: 100, price: FEE_PRICE });
+}
