@@ -2,7 +2,6 @@
 // everything else to Yoga (GraphQL, and GraphiQL in development). It owns the partner API clients.
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { renderGraphiQL } from '@graphql-yoga/render-graphiql';
 import { createYoga, type Plugin, type YogaServerInstance } from 'graphql-yoga';
 import type { Logger } from 'pino';
 import type { Config } from './config.js';
@@ -89,7 +88,8 @@ export function createTradegraph({ config, logger, graphiqlHeaders = {} }: Trade
     context: createContextFactory({ partner, listingFeeBatchMax: config.listingFeeBatchMax }),
     plugins,
     graphiql: config.production ? false : graphiqlOptions(graphiqlHeaders),
-    renderGraphiQL,
+    // Loaded on first use: the GraphiQL bundle holds some 45 MB of RSS that production never needs.
+    renderGraphiQL: async (options) => (await import('@graphql-yoga/render-graphiql')).renderGraphiQL(options),
     landingPage: false,
     // Array batching stays off: one HTTP request, one operation, one cost check.
     batching: false,

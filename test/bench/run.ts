@@ -147,7 +147,7 @@ async function checkSameAnswer(scenario: Scenario, facade: Target, baseline: Tar
 function checkoutRevision(ref: string): { dir: string; sha: string } {
   const sha = execFileSync('git', ['rev-parse', '--short', ref], { cwd: ROOT, encoding: 'utf8' }).trim();
   const dir = mkdtempSync(join(tmpdir(), `tradegraph-bench-${sha}-`));
-  const archive = execFileSync('git', ['archive', ref, 'src', 'package.json'], { cwd: ROOT });
+  const archive = execFileSync('git', ['archive', ref, 'src', 'schema', 'package.json'], { cwd: ROOT });
   execFileSync('tar', ['-x', '-C', dir], { input: archive });
   symlinkSync(join(ROOT, 'node_modules'), join(dir, 'node_modules'), 'dir');
   return { dir, sha };
