@@ -79,6 +79,21 @@ export function memoryOf(pid: number): Memory {
   return { rssMiB: kib('VmRSS') / 1024, peakRssMiB: kib('VmHWM') / 1024 };
 }
 
+/**
+ * CPU time (user + system) a process has used so far, in ms. On a shared machine this is steadier
+ * than throughput: CPU per request does not change when another process takes a core away.
+ */
+export function cpuMsOf(pid: number): number {
+  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+  // Fields after the command name (which may hold spaces) start after the last ')'.
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  const ticks = Number(fields[11]) + Number(fields[12]);
+  return (ticks * 1000) / CLOCK_TICKS_PER_SECOND;
+}
+
+/** USER_HZ, 100 on every Linux the project runs on. */
+const CLOCK_TICKS_PER_SECOND = 100;
+
 /** Samples a process's RSS at an interval until stopped; answers the samples in MiB. */
 export function sampleRss(pid: number, everyMs: number) {
   const samples: number[] = [];

@@ -11,7 +11,7 @@ import { fileURLToPath } from 'node:url';
 import { isDeepStrictEqual, parseArgs } from 'node:util';
 import autocannon from 'autocannon';
 import { DEMO_APP_KEY } from '../../src/simulator/data.js';
-import { freePort, killAllNow, memoryOf, sampleRss, startNode, stopAll, type Child } from './processes.js';
+import { cpuMsOf, freePort, killAllNow, memoryOf, sampleRss, startNode, stopAll, type Child } from './processes.js';
 import { buildScenarios, hundredFeesRequest, type BenchRequest, type Scenario } from './scenarios.js';
 import { median, percentile, ratio, round, slope } from './stats.js';
 
@@ -43,6 +43,10 @@ interface Target {
 
 interface RoundResult {
   rps: number;
+  /** CPU time the target process spent per request, in ms. */
+  cpuMsPerRequest?: number;
+  /** CPU time the partner simulator spent per request of the target, in ms. */
+  simulatorCpuMsPerRequest?: number;
   p50: number;
   p99: number;
   requests: number;
@@ -262,11 +266,17 @@ async function main(): Promise<void> {
     for (const scenario of scenarios) {
       const rounds: Record<string, RoundResult[]> = Object.fromEntries(targets.map((t) => [t.name, []]));
       const rssPeaks: number[] = [];
-      for (let round = 0; round < ROUNDS; round++) {
+      for (let roundIndex = 0; roundIndex < ROUNDS; roundIndex++) {
         // A B A B: every target gets every round, in the same order, so drift hits all alike.
         for (const target of targets) {
           const sampler = target === facade ? sampleRss(facade.child.process.pid!, 200) : null;
-          const result = await drive(target.child.url, requestsOf(target, scenario), scenario.connections, { durationS: DURATION_S });
+          const cpuBefore = cpuMsOf(target.child.process.pid!);
+          const simulatorCpuBefore = cpuMsOf(simulator.process.pid!);
+          const result: RoundResult = await drive(target.child.url, requestsOf(target, scenario), scenario.connections, {
+            durationS: DURATION_S,
+          });
+          result.cpuMsPerRequest = round((cpuMsOf(target.child.process.pid!) - cpuBefore) / result.requests, 3);
+          result.simulatorCpuMsPerRequest = round((cpuMsOf(simulator.process.pid!) - simulatorCpuBefore) / result.requests, 3);
           if (sampler) rssPeaks.push(Math.max(...sampler.stop()));
           rounds[target.name]!.push(result);
         }
@@ -274,7 +284,16 @@ async function main(): Promise<void> {
       const medians = Object.fromEntries(
         targets.map((t) => {
           const list = rounds[t.name]!;
-          return [t.name, { rps: median(list.map((r) => r.rps)), p50: median(list.map((r) => r.p50)), p99: median(list.map((r) => r.p99)) }];
+          return [
+            t.name,
+            {
+              rps: median(list.map((r) => r.rps)),
+              p50: median(list.map((r) => r.p50)),
+              p99: median(list.map((r) => r.p99)),
+              cpuMsPerRequest: median(list.map((r) => r.cpuMsPerRequest!)),
+              simulatorCpuMsPerRequest: median(list.map((r) => r.simulatorCpuMsPerRequest!)),
+            },
+          ];
         }),
       );
       // The ratio of each round's pair, then the median: robust against one noisy round.
@@ -285,6 +304,7 @@ async function main(): Promise<void> {
           rps: median(a.map((r, i) => ratio(r.rps, b[i]!.rps))),
           p50: median(a.map((r, i) => ratio(r.p50, b[i]!.p50))),
           p99: median(a.map((r, i) => ratio(r.p99, b[i]!.p99))),
+          cpuMsPerRequest: median(a.map((r, i) => ratio(r.cpuMsPerRequest!, b[i]!.cpuMsPerRequest!))),
         };
       };
       const entry = {
@@ -355,13 +375,20 @@ async function soak(simulatorUrl: string, facade: Target, scenario: Scenario) {
   return summary;
 }
 
+interface Ratios {
+  rps: number;
+  p50: number;
+  p99: number;
+  cpuMsPerRequest: number;
+}
+
 function printScenario(
   entry: {
     id: string;
     title: string;
-    medians: Record<string, { rps: number; p50: number; p99: number }>;
-    ratioFacadeToBaseline: { rps: number; p50: number; p99: number };
-    ratioFacadeToCompared: Record<string, { rps: number; p50: number; p99: number }>;
+    medians: Record<string, { rps: number; p50: number; p99: number; cpuMsPerRequest: number; simulatorCpuMsPerRequest: number }>;
+    ratioFacadeToBaseline: Ratios;
+    ratioFacadeToCompared: Record<string, Ratios>;
     upstreamCallsPerOperation: Record<string, UpstreamCount> | undefined;
     facadePeakRssMiB: number;
   },
@@ -374,13 +401,15 @@ function printScenario(
     console.log(
       `  ${target.name.padEnd(18)} ${m.rps.toFixed(0).padStart(6)} req/s  p50 ${m.p50.toFixed(2).padStart(7)} ms  p99 ${m.p99
         .toFixed(2)
-        .padStart(7)} ms  upstream/op: ${calls?.readInventory} GET + ${calls?.calculateListingFee} POST`,
+        .padStart(7)} ms  CPU/req ${m.cpuMsPerRequest.toFixed(3)} ms (simulator ${m.simulatorCpuMsPerRequest.toFixed(3)})  upstream/op: ${calls?.readInventory} GET + ${calls?.calculateListingFee} POST`,
     );
   }
   const r = entry.ratioFacadeToBaseline;
-  console.log(`  facade/baseline (median of round ratios): req/s ${r.rps}  p50 ${r.p50}  p99 ${r.p99};  facade peak RSS ${entry.facadePeakRssMiB} MiB`);
+  console.log(
+    `  facade/baseline (median of round ratios): req/s ${r.rps}  p50 ${r.p50}  p99 ${r.p99}  CPU/req ${r.cpuMsPerRequest};  facade peak RSS ${entry.facadePeakRssMiB} MiB`,
+  );
   for (const [name, c] of Object.entries(entry.ratioFacadeToCompared)) {
-    console.log(`  facade/${name}: req/s ${c.rps}  p50 ${c.p50}  p99 ${c.p99}`);
+    console.log(`  facade/${name}: req/s ${c.rps}  p50 ${c.p50}  p99 ${c.p99}  CPU/req ${c.cpuMsPerRequest}`);
   }
 }
 
