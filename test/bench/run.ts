@@ -287,11 +287,11 @@ async function main(): Promise<void> {
           return [
             t.name,
             {
-              rps: median(list.map((r) => r.rps)),
-              p50: median(list.map((r) => r.p50)),
-              p99: median(list.map((r) => r.p99)),
-              cpuMsPerRequest: median(list.map((r) => r.cpuMsPerRequest!)),
-              simulatorCpuMsPerRequest: median(list.map((r) => r.simulatorCpuMsPerRequest!)),
+              rps: round(median(list.map((r) => r.rps)), 1),
+              p50: round(median(list.map((r) => r.p50)), 3),
+              p99: round(median(list.map((r) => r.p99)), 3),
+              cpuMsPerRequest: round(median(list.map((r) => r.cpuMsPerRequest!)), 3),
+              simulatorCpuMsPerRequest: round(median(list.map((r) => r.simulatorCpuMsPerRequest!)), 3),
             },
           ];
         }),
@@ -301,10 +301,10 @@ async function main(): Promise<void> {
         const a = rounds[facade.name]!;
         const b = rounds[other]!;
         return {
-          rps: median(a.map((r, i) => ratio(r.rps, b[i]!.rps))),
-          p50: median(a.map((r, i) => ratio(r.p50, b[i]!.p50))),
-          p99: median(a.map((r, i) => ratio(r.p99, b[i]!.p99))),
-          cpuMsPerRequest: median(a.map((r, i) => ratio(r.cpuMsPerRequest!, b[i]!.cpuMsPerRequest!))),
+          rps: round(median(a.map((r, i) => ratio(r.rps, b[i]!.rps))), 3),
+          p50: round(median(a.map((r, i) => ratio(r.p50, b[i]!.p50))), 3),
+          p99: round(median(a.map((r, i) => ratio(r.p99, b[i]!.p99))), 3),
+          cpuMsPerRequest: round(median(a.map((r, i) => ratio(r.cpuMsPerRequest!, b[i]!.cpuMsPerRequest!))), 3),
         };
       };
       const entry = {
