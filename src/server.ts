@@ -5,6 +5,7 @@ import type { AddressInfo } from 'node:net';
 import { createYoga, type Plugin, type YogaServerInstance } from 'graphql-yoga';
 import type { Logger } from 'pino';
 import type { Config } from './config.js';
+import { useCompiledExecution } from './compiled-execution.js';
 import { createContextFactory, type TradegraphContext } from './context.js';
 import { useCsrfPrevention } from './csrf-prevention.js';
 import { graphiqlOptions } from './graphiql.js';
@@ -81,6 +82,12 @@ export function createTradegraph({ config, logger, graphiqlHeaders = {} }: Trade
   plugins.push(...operationLimitPlugins());
   if (config.production) plugins.push(...productionPlugins());
   plugins.push(useVariableErrorCodes());
+  plugins.push(
+    useCompiledExecution<TradegraphContext>({
+      onCompileFailure: (operationName, errors) =>
+        logger.warn({ operationName, errors: errors.map(String) }, 'operation runs uncompiled: graphql-jit cannot compile it'),
+    }),
+  );
 
   const yoga = createYoga<NodeServerContext, TradegraphContext>({
     schema: buildSchema(),

@@ -1,0 +1,85 @@
+// Compiled execution: operations run as code that graphql-jit generates once per parsed document
+// (Yoga's parse cache hands back the same DocumentNode for the same text), not field by field.
+// What graphql-jit would run differently from graphql-js stays on graphql-js.
+import { GraphQLError, Kind, type DocumentNode, type ExecutionResult, type Source } from 'graphql';
+import { compileQuery, isCompiledQuery, type CompiledQuery } from 'graphql-jit';
+import type { Plugin } from 'graphql-yoga';
+
+/**
+ * graphql-jit 0.8 ignores the default of a non-null variable (`$id: String! = "x"` sent without
+ * `id` is refused as "not provided") and inlines defaults as JSON text, which a custom scalar's
+ * default does not survive. Operations that declare a variable default run on graphql-js.
+ */
+export function declaresVariableDefault(document: DocumentNode): boolean {
+  return document.definitions.some(
+    (definition) =>
+      definition.kind === Kind.OPERATION_DEFINITION &&
+      (definition.variableDefinitions ?? []).some((variable) => variable.defaultValue !== undefined),
+  );
+}
+
+export interface CompiledExecutionOptions {
+  /** Told once per document that graphql-jit cannot compile (that document runs on graphql-js). */
+  onCompileFailure?: (operationName: string | null, errors: readonly Error[]) => void;
+}
+
+export function useCompiledExecution<TContext extends object>(
+  options: CompiledExecutionOptions = {},
+): Plugin<TContext> {
+  // Per document, per operation name: the compiled query, or null for "run on graphql-js".
+  // Keyed weakly by the parsed document, so it lives exactly as long as Yoga's parse cache keeps it.
+  const cache = new WeakMap<DocumentNode, Map<string, CompiledQuery | null>>();
+  return {
+    onExecute({ args, executeFn, setExecuteFn }) {
+      let byName = cache.get(args.document);
+      if (!byName) cache.set(args.document, (byName = new Map()));
+      const name = args.operationName ?? '';
+      let compiled = byName.get(name);
+      if (compiled === undefined) {
+        compiled = null;
+        if (!declaresVariableDefault(args.document)) {
+          const result = compileQuery(args.schema, args.document, args.operationName ?? undefined);
+          if (isCompiledQuery(result)) compiled = result;
+          else options.onCompileFailure?.(args.operationName ?? null, result.errors ?? []);
+        }
+        byName.set(name, compiled);
+      }
+      if (compiled) {
+        const query = compiled.query;
+        const source = args.document.loc?.source;
+        setExecuteFn((execution) => {
+          const result = query(execution.rootValue, execution.contextValue, execution.variableValues);
+          if (result instanceof Promise) return result.then((done) => locateErrors(done, source));
+          // No `data` at all: the variables were refused before anything ran. graphql-js words
+          // those errors differently, so it answers them itself; nothing has run, nothing runs twice.
+          if (!('data' in result)) return executeFn(execution);
+          return locateErrors(result, source);
+        });
+      }
+    },
+  };
+}
+
+/**
+ * graphql-jit's errors carry `locations` but not the AST nodes behind them, and Yoga rebuilds
+ * every error of a result from its nodes (or source and positions) before sending it, so the
+ * locations would be lost. Each such error is rebuilt here as graphql-js builds it: same message,
+ * path, original error and extensions, located by source and positions. Only failed results pay.
+ */
+function locateErrors(result: ExecutionResult, source: Source | undefined): ExecutionResult {
+  if (!result.errors?.length || !source) return result;
+  return { ...result, errors: result.errors.map((error) => locateError(error, source)) };
+}
+
+function locateError(error: GraphQLError, source: Source): GraphQLError {
+  if (error.nodes || !error.locations?.length) return error;
+  const lineStarts = [0];
+  for (const match of source.body.matchAll(/\r\n|[\n\r]/g)) lineStarts.push(match.index + match[0].length);
+  return new GraphQLError(error.message, {
+    source,
+    positions: error.locations.map(({ line, column }) => (lineStarts[line - 1] ?? 0) + column - 1),
+    path: error.path,
+    originalError: error.originalError ?? undefined,
+    extensions: error.extensions,
+  });
+}

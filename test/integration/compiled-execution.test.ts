@@ -1,0 +1,83 @@
+// Compiled execution (graphql-jit) must answer exactly what graphql-js answers: each operation is
+// sent twice, once as is (compiled) and once with a variable default added, which keeps it on
+// graphql-js, and the two answers are compared whole: scalars, partial data, errors, extensions.
+import { describe, expect, it } from 'vitest';
+import { expectNoGraphQLErrors, useTestkit, type GraphQLResponse } from '../support/testkit.js';
+import { DEMO_ACCESS_TOKEN, platformIdWithSize } from '../../src/simulator/data.js';
+
+const kit = useTestkit();
+
+const PAGE = `query Page($platformId: String!, $appId: Int!, $first: Int, $after: String, $price: Int!) {
+  inventory(platformId: $platformId, appId: $appId) {
+    id totalCount
+    items(first: $first, after: $after) {
+      totalCount
+      pageInfo { hasNextPage hasPreviousPage startCursor endCursor }
+      edges { cursor node {
+        id token styleToken status tradableTime appId assetId platformId classId instanceId inspect itemId
+        classInfoId name shortName marketHashName imageUrl price tradable ifTradable systemTime remark
+        customTag activityTag isNew isLock isPrivate isRented inspectOriginalUrl
+        itemInfo { rarityName rarityColor exteriorName itemName }
+        assetInfo { assetId wear paintIndex paintSeed stickers gems }
+        listingFee(price: $price) { assetId itemId fee freeFeePrice }
+      } }
+    }
+  }
+}`;
+
+/**
+ * The same operation, kept on graphql-js by a default on a variable the test always sends; the
+ * last one, so that every location in the document stays where it was.
+ */
+const onGraphqlJs = (query: string) => query.replace('$price: Int!)', '$price: Int! = 1)');
+
+async function both(query: string, variables: Record<string, unknown>) {
+  const send = async (text: string) => (await kit().post({ query: text, variables })).json();
+  const compiled = await send(query);
+  kit().simulator.reset();
+  return { compiled, interpreted: await send(onGraphqlJs(query)) };
+}
+
+const variables = { platformId: platformIdWithSize(30), appId: 730, first: 12, price: 12_000 };
+
+describe('compiled execution', () => {
+  it('answers a full page with fees exactly as graphql-js does', async () => {
+    const { compiled, interpreted } = await both(PAGE, variables);
+    expectNoGraphQLErrors(compiled);
+    expect(compiled).toEqual(interpreted);
+  });
+
+  it('answers partial data with typed errors exactly as graphql-js does', async () => {
+    kit().simulator.injectFault({ kind: 'envelope-error', operation: 'calculateListingFee' });
+    const compiled = await (await kit().post({ query: PAGE, variables })).json();
+    kit().simulator.reset();
+    kit().simulator.injectFault({ kind: 'envelope-error', operation: 'calculateListingFee' });
+    const interpreted = await (await kit().post({ query: onGraphqlJs(PAGE), variables })).json();
+    expect(compiled.data.inventory.items.edges[0].node.listingFee).toBeNull();
+    expect(compiled.errors[0].extensions.code).toBe('UPSTREAM_ERROR');
+    expect(compiled).toEqual(interpreted);
+  });
+
+  it('answers bad input and variable errors exactly as graphql-js does', async () => {
+    for (const input of [
+      { ...variables, after: 'not-a-cursor' },
+      { ...variables, first: 101 },
+      { ...variables, price: 0 },
+      { ...variables, first: 'twelve' },
+    ]) {
+      const { compiled, interpreted } = await both(PAGE, input);
+      expect(compiled.errors?.length).toBeGreaterThan(0);
+      expect(compiled).toEqual(interpreted);
+    }
+  });
+
+  it('applies the default of a non-null variable that the request leaves out', async () => {
+    const query = `query ($platformId: String! = "${platformIdWithSize(3)}", $appId: Int! = 730) {
+      inventory(platformId: $platformId, appId: $appId) { totalCount }
+    }`;
+    const response = await kit().post({ query }, { token: DEMO_ACCESS_TOKEN });
+    const result = (await response.json()) as GraphQLResponse<{ inventory: { totalCount: number } }>;
+    expectNoGraphQLErrors(result);
+    expect(result.data.inventory.totalCount).toBe(3);
+  });
+});
