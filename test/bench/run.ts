@@ -17,7 +17,6 @@ import { median, percentile, ratio, round, slope } from './stats.js';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 const LISTING_FEE_BATCH_MAX = 50;
-const SOAK_REQUESTS = 100_000;
 
 const { values: args } = parseArgs({
   options: {
@@ -30,10 +29,14 @@ const { values: args } = parseArgs({
     // one run measures what a change gained.
     compare: { type: 'string', multiple: true, default: [] },
     out: { type: 'string', default: join(ROOT, 'test/bench/results/latest.json') },
+    'soak-requests': { type: 'string', default: String(100_000) },
+    // Extra Node flags for the facade processes only (e.g. GC settings under study).
+    'facade-node-options': { type: 'string', default: '' },
   },
 });
 const ROUNDS = Number(args.rounds);
 const DURATION_S = Number(args.duration);
+const SOAK_REQUESTS = Number(args['soak-requests']);
 
 interface Target {
   name: string;
@@ -201,6 +204,7 @@ async function main(): Promise<void> {
     PARTNER_API_URL: simulator.url,
     PARTNER_APP_KEY: DEMO_APP_KEY,
     LISTING_FEE_BATCH_MAX: String(LISTING_FEE_BATCH_MAX),
+    ...(args['facade-node-options'] ? { NODE_OPTIONS: args['facade-node-options'] } : {}),
   });
   const startFacade = async (name: string, cwd: string): Promise<Target> => {
     const port = await freePort();
@@ -235,7 +239,7 @@ async function main(): Promise<void> {
     date: new Date().toISOString(),
     commit: gitCommit(),
     machine: info,
-    settings: { rounds: ROUNDS, durationS: DURATION_S, listingFeeBatchMax: LISTING_FEE_BATCH_MAX, order: targets.map((t) => t.name) },
+    settings: { rounds: ROUNDS, durationS: DURATION_S, facadeNodeOptions: args['facade-node-options'], listingFeeBatchMax: LISTING_FEE_BATCH_MAX, order: targets.map((t) => t.name) },
   };
 
   if (!args['soak-only']) {
@@ -341,7 +345,7 @@ async function main(): Promise<void> {
   for (const dir of tempDirs) rmSync(dir, { recursive: true, force: true });
 }
 
-/** 100,000 requests of scenario (e) against the facade alone, its RSS sampled once a second. */
+/** SOAK_REQUESTS (100,000) requests of scenario (e) against the facade alone, RSS sampled each second. */
 async function soak(simulatorUrl: string, facade: Target, scenario: Scenario) {
   console.log(`\nsoak: ${SOAK_REQUESTS} requests of scenario (e) against the facade, RSS sampled every second`);
   const pid = facade.child.process.pid!;
