@@ -1,0 +1,63 @@
+// Prints the figures of a bench results file (default test/bench/results/latest.json) as the
+// Markdown table the README's Performance section quotes: `npx tsx test/bench/report.ts [file]`.
+import { readFileSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+interface Figures {
+  rps: number;
+  p50: number;
+  p99: number;
+  cpuMsPerRequest: number;
+}
+interface ScenarioResult {
+  id: string;
+  title: string;
+  connections: number;
+  medians: Record<string, Figures>;
+  ratioFacadeToBaseline: Figures;
+  upstreamCallsPerOperation: Record<string, { readInventory: number; calculateListingFee: number }>;
+  minimumUpstreamCalls: { readInventory: number; calculateListingFee: number };
+  facadePeakRssMiB: number;
+}
+
+const file = process.argv[2] ?? join(resolve(dirname(fileURLToPath(import.meta.url))), 'results/latest.json');
+const report = JSON.parse(readFileSync(file, 'utf8')) as {
+  date: string;
+  commit: string;
+  machine: { cores: number; cpuModel: string; memoryGiB: number; node: string };
+  settings: { rounds: number; durationS: number };
+  scenarios?: ScenarioResult[];
+  soak?: { requests: number; rps: number; peakRssMiB: number; slopeSecondHalfMiBPer10kRequests: number; samples: { requests: number; rssMiB: number }[] };
+};
+
+const { machine, settings } = report;
+console.log(
+  `Taken ${report.date.slice(0, 16).replace('T', ' ')} UTC at commit ${report.commit} on ${machine.cores} × ${machine.cpuModel}, ` +
+    `${machine.memoryGiB} GiB, Node ${machine.node}; ${settings.rounds} rounds of ${settings.durationS} s per target and scenario.\n`,
+);
+console.log('| Scenario | conns | facade req/s | baseline req/s | ratio req/s | facade p50 / p99 ms | baseline p50 / p99 ms | ratio p50 / p99 | CPU ms/req facade / baseline | upstream calls/op (min) | facade peak RSS |');
+console.log('|---|---|---|---|---|---|---|---|---|---|---|');
+for (const s of report.scenarios ?? []) {
+  const f = s.medians.facade!;
+  const b = s.medians.baseline!;
+  const r = s.ratioFacadeToBaseline;
+  const calls = s.upstreamCallsPerOperation.facade!;
+  const min = s.minimumUpstreamCalls;
+  console.log(
+    `| (${s.id}) ${s.title} | ${s.connections} | ${f.rps.toFixed(0)} | ${b.rps.toFixed(0)} | ${r.rps.toFixed(2)} | ` +
+      `${f.p50.toFixed(1)} / ${f.p99.toFixed(1)} | ${b.p50.toFixed(1)} / ${b.p99.toFixed(1)} | ${r.p50.toFixed(2)} / ${r.p99.toFixed(2)} | ` +
+      `${f.cpuMsPerRequest.toFixed(2)} / ${b.cpuMsPerRequest.toFixed(2)} | ` +
+      `${calls.readInventory} GET + ${calls.calculateListingFee} POST (${min.readInventory} + ${min.calculateListingFee}) | ${s.facadePeakRssMiB.toFixed(0)} MiB |`,
+  );
+}
+if (report.soak) {
+  const { soak } = report;
+  const every = Math.max(1, Math.floor(soak.samples.length / 12));
+  const shown = soak.samples.filter((_, i) => i % every === 0 || i === soak.samples.length - 1);
+  console.log(
+    `\nSoak: ${soak.requests} requests of (e) at ${soak.rps.toFixed(0)} req/s; RSS peak ${soak.peakRssMiB} MiB, ` +
+      `second-half slope ${soak.slopeSecondHalfMiBPer10kRequests} MiB per 10,000 requests. RSS (MiB) by requests served: ` +
+      shown.map((s) => `${s.requests}: ${s.rssMiB.toFixed(0)}`).join(', '),
+  );
+}

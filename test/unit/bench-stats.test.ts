@@ -1,0 +1,29 @@
+// The benchmark's arithmetic (test/bench/stats.ts): what its report's medians, percentiles, ratios
+// and soak trend mean. No timing here: the bench itself never runs in the test suite.
+import { describe, expect, it } from 'vitest';
+import { median, percentile, ratio, slope } from '../bench/stats.js';
+
+describe('bench statistics', () => {
+  it('takes the middle value, or the mean of the middle two', () => {
+    expect(median([3, 1, 2])).toBe(2);
+    expect(median([4, 1, 3, 2])).toBe(2.5);
+    expect(median([])).toBeNaN();
+  });
+
+  it('answers nearest-rank percentiles of raw samples', () => {
+    const samples = Array.from({ length: 100 }, (_, i) => 100 - i);
+    expect(percentile([...samples], 50)).toBe(50);
+    expect(percentile([...samples], 99)).toBe(99);
+    expect(percentile([7], 99)).toBe(7);
+  });
+
+  it('rounds ratios to three decimals and refuses a zero denominator', () => {
+    expect(ratio(2, 3)).toBe(0.667);
+    expect(ratio(1, 0)).toBeNaN();
+  });
+
+  it('finds no trend in a flat series and the slope of a growing one', () => {
+    expect(slope([[0, 5], [1, 5], [2, 5]])).toBe(0);
+    expect(slope([[0, 1], [1, 3], [2, 5]])).toBeCloseTo(2);
+  });
+});
