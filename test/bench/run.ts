@@ -16,6 +16,8 @@ import { buildScenarios, hundredFeesRequest, type BenchRequest, type Scenario } 
 import { median, percentile, ratio, round, slope } from './stats.js';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
+/** Checkouts made for --compare; removed however the run ends. */
+const tempDirs: string[] = [];
 const LISTING_FEE_BATCH_MAX = 50;
 
 const { values: args } = parseArgs({
@@ -226,7 +228,6 @@ async function main(): Promise<void> {
     }),
   };
   const compared: Target[] = [];
-  const tempDirs: string[] = [];
   for (const ref of args.compare) {
     const { dir, sha } = checkoutRevision(ref);
     tempDirs.push(dir);
@@ -342,7 +343,6 @@ async function main(): Promise<void> {
   mkdirSync(dirname(args.out), { recursive: true });
   writeFileSync(args.out, `${JSON.stringify(report, null, 2)}\n`);
   console.log(`\nfacade lifetime peak RSS ${report.facadeLifetimePeakRssMiB} MiB; results written to ${args.out}`);
-  for (const dir of tempDirs) rmSync(dir, { recursive: true, force: true });
 }
 
 /** SOAK_REQUESTS (100,000) requests of scenario (e) against the facade alone, RSS sampled each second. */
@@ -422,6 +422,7 @@ const shutdown = async (code: number) => {
   if (finished) return;
   finished = true;
   await stopAll();
+  for (const dir of tempDirs) rmSync(dir, { recursive: true, force: true });
   process.exit(code);
 };
 process.once('SIGINT', () => void shutdown(130));
