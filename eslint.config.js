@@ -10,7 +10,7 @@ import tseslint from 'typescript-eslint';
 const graphQLConfig = { schema: 'schema/*.graphql', documents: 'test/operations/**/*.graphql' };
 
 export default tseslint.config(
-  { ignores: ['node_modules/', 'src/generated/', 'test/generated/', 'coverage/', 'test-results/'] },
+  { ignores: ['node_modules/', 'dist/', 'src/generated/', 'test/generated/', 'coverage/', 'test-results/'] },
   {
     files: ['**/*.ts', '**/*.js'],
     extends: [js.configs.recommended, ...tseslint.configs.recommended],

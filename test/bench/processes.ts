@@ -26,8 +26,9 @@ export async function freePort(): Promise<number> {
 }
 
 /**
- * Starts a TypeScript entry point under tsx as `node --import tsx <script>`, so that the pid is the
- * server itself (RSS is read from it), and waits until `readyPath` answers 200.
+ * Starts an entry point as the server's own process (RSS is read from its pid): a built `.js`
+ * file with plain node, a TypeScript one as `node --import tsx <script>`. Waits until
+ * `readyPath` answers 200.
  */
 export async function startNode(options: {
   name: string;
@@ -37,7 +38,8 @@ export async function startNode(options: {
   env: Record<string, string>;
   readyPath: string;
 }): Promise<Child> {
-  const child = spawn(process.execPath, ['--import', 'tsx', options.script], {
+  const argv = options.script.endsWith('.js') ? [options.script] : ['--import', 'tsx', options.script];
+  const child = spawn(process.execPath, argv, {
     cwd: options.cwd,
     env: { ...process.env, ...options.env },
     stdio: ['ignore', 'ignore', 'pipe'],

@@ -4,7 +4,7 @@
 // `npm run bench -- --soak` also runs 100,000 requests of scenario (e) and samples the facade's RSS.
 // A benchmark, not a test: nothing here fails on a figure; it reports them.
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { cpus, tmpdir, totalmem } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -183,6 +183,18 @@ function gitCommit(): string {
   }
 }
 
+/**
+ * The facade runs as production runs it: `npm run build`, then plain node on the bundle, not
+ * under tsx (whose transpiled sources and source maps cost some 50 MB of RSS). A checkout from
+ * before the build script existed runs under tsx.
+ */
+function buildForProduction(cwd: string): string {
+  const manifest = JSON.parse(readFileSync(join(cwd, 'package.json'), 'utf8')) as { scripts?: Record<string, string> };
+  if (!manifest.scripts?.build) return 'src/main.ts';
+  execFileSync('npm', ['run', '--silent', 'build'], { cwd, stdio: ['ignore', 'ignore', 'inherit'] });
+  return 'dist/main.js';
+}
+
 async function main(): Promise<void> {
   const wanted = new Set(args.scenarios.split(','));
   const scenarios = buildScenarios().filter((scenario) => wanted.has(scenario.id));
@@ -210,7 +222,8 @@ async function main(): Promise<void> {
   });
   const startFacade = async (name: string, cwd: string): Promise<Target> => {
     const port = await freePort();
-    const child = await startNode({ name, cwd, script: 'src/main.ts', port, env: await facadeEnv(port), readyPath: '/health' });
+    const script = buildForProduction(cwd);
+    const child = await startNode({ name, cwd, script, port, env: await facadeEnv(port), readyPath: '/health' });
     return { name, child, kind: 'facade' };
   };
   const facade = await startFacade('facade', ROOT);

@@ -1,73 +1,59 @@
 // The entry point as a newcomer meets it: `npm start` with nothing configured serves demo data
-// from the embedded simulator; a bad setting stops it with a message and exit code 1.
-import { spawn, type ChildProcess } from 'node:child_process';
+// from the embedded simulator, and so does the production bundle; a bad setting stops it with a
+// message and exit code 1.
+import { execFileSync, spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { fileURLToPath } from 'node:url';
-import { afterEach, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { DEMO_ACCESS_TOKEN, DEMO_PLATFORM_ID } from '../../src/simulator/data.js';
+import { startServiceProcess } from '../support/service-process.js';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
-const children: ChildProcess[] = [];
 
-function startMain(env: Record<string, string>) {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
-    cwd: ROOT,
-    env: { PATH: process.env.PATH, ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
+describe.each([
+  ['npm start (src/main.ts through tsx)', 'src/main.ts'],
+  ['npm run start:prod (the bundle npm run build makes)', 'dist/main.js'],
+] as const)('%s', (_name, entry) => {
+  beforeAll(() => {
+    if (entry === 'dist/main.js') execFileSync('npm', ['run', '--silent', 'build'], { cwd: ROOT, stdio: 'ignore' });
   });
-  children.push(child);
-  let output = '';
-  child.stdout!.on('data', (chunk: Buffer) => (output += chunk.toString()));
-  child.stderr!.on('data', (chunk: Buffer) => (output += chunk.toString()));
-  return { child, output: () => output };
-}
 
-async function waitFor<T>(probe: () => T | undefined, what: string, timeoutMs = 20_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = probe();
-    if (value !== undefined) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-}
-
-afterEach(() => {
-  for (const child of children.splice(0)) if (child.exitCode === null) child.kill('SIGKILL');
-});
-
-describe('src/main.ts', () => {
   it('serves the demo inventory from the embedded simulator, then stops cleanly on SIGTERM', async () => {
-    const main = startMain({ PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'info' });
-    const url = await waitFor(() => /"url":"(http:\/\/[^"]+)"/.exec(main.output())?.[1], 'the service to listen');
-    expect(main.output()).toContain('embedded partner simulator');
+    const service = await startServiceProcess({}, entry);
+    expect(service.logs.map((line) => line.msg)).toContain(
+      'PARTNER_API_URL is not set: serving from the embedded partner simulator (demo data)',
+    );
 
-    const health = await fetch(`${url}/health`);
+    const health = await fetch(`${service.url}/health`);
     expect(health.status).toBe(200);
     expect(await health.json()).toEqual({ status: 'ok' });
 
-    const response = await fetch(`${url}/graphql`, {
+    const response = await fetch(`${service.url}/graphql`, {
       method: 'POST',
       headers: { 'content-type': 'application/json', authorization: `Bearer ${DEMO_ACCESS_TOKEN}` },
       body: JSON.stringify({ query: `{ inventory(platformId: "${DEMO_PLATFORM_ID}", appId: 730) { totalCount } }` }),
     });
     expect(await response.json()).toEqual({ data: { inventory: { totalCount: 240 } } });
 
-    const page = await fetch(`${url}/graphql`, { headers: { accept: 'text/html' } });
+    const page = await fetch(`${service.url}/graphql`, { headers: { accept: 'text/html' } });
     const html = await page.text();
     expect(html).toContain('query InventoryPage');
     expect(html).toContain(`Bearer ${DEMO_ACCESS_TOKEN}`);
 
-    main.child.kill('SIGTERM');
-    const [code] = (await once(main.child, 'exit')) as [number | null];
-    expect(code).toBe(0);
-    expect(main.output()).toContain('"msg":"stopped"');
+    expect(await service.stop()).toBe(0);
+    expect(service.logs.map((line) => line.msg)).toContain('stopped');
   });
+});
 
-  it('refuses a bad setting with a message naming it, and exit code 1', async () => {
-    const main = startMain({ UPSTREAM_TIMEOUT_MS: 'soon' });
-    const [code] = (await once(main.child, 'exit')) as [number | null];
-    expect(code).toBe(1);
-    expect(main.output()).toMatch(/Invalid configuration:\s+UPSTREAM_TIMEOUT_MS: must be a whole number from 1 to 120000/);
+it('refuses a bad setting with a message naming it, and exit code 1', async () => {
+  const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
+    cwd: ROOT,
+    env: { PATH: process.env.PATH, UPSTREAM_TIMEOUT_MS: 'soon' },
+    stdio: ['ignore', 'ignore', 'pipe'],
   });
+  let stderr = '';
+  child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+  const [code] = (await once(child, 'exit')) as [number | null];
+  expect(code).toBe(1);
+  expect(stderr).toMatch(/Invalid configuration:\s+UPSTREAM_TIMEOUT_MS: must be a whole number from 1 to 120000/);
 });

@@ -1,5 +1,6 @@
-// The service as `npm start` runs it: src/main.ts in a child Node process (tsx loader), on a free
-// port, with its JSON log lines collected and SIGTERM to stop it.
+// The service as `npm start` runs it (src/main.ts through the tsx loader) or as `npm run
+// start:prod` does (the built dist/main.js), in a child Node process on a free port, with its JSON
+// log lines collected and SIGTERM to stop it.
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { fileURLToPath } from 'node:url';
@@ -15,12 +16,16 @@ export interface ServiceProcess {
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 
-export async function startServiceProcess(env: Record<string, string> = {}): Promise<ServiceProcess> {
+export async function startServiceProcess(
+  env: Record<string, string> = {},
+  entry: 'src/main.ts' | 'dist/main.js' = 'src/main.ts',
+): Promise<ServiceProcess> {
   // The test runner's own variables (NODE_ENV=test, OTEL_*) must not leak into the service.
   const inherited = Object.fromEntries(
     Object.entries(process.env).filter(([name]) => !/^(NODE_ENV|OTEL_|PARTNER_|PORT$|HOST$|LOG_LEVEL$)/.test(name)),
   );
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
+  const argv = entry.endsWith('.js') ? ['--enable-source-maps', entry] : ['--import', 'tsx', entry];
+  const child = spawn(process.execPath, argv, {
     cwd: ROOT,
     env: { ...inherited, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'info', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
