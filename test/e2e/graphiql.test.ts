@@ -4,10 +4,8 @@ import { mkdir } from 'node:fs/promises';
 import { chromium, type Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEMO_ACCESS_TOKEN, DEMO_APP_ID, DEMO_PLATFORM_ID, itemAt } from '../../src/simulator/data.js';
+import { ensureChromium } from '../support/chromium.js';
 import { startServiceProcess, type ServiceProcess } from '../support/service-process.js';
-
-/** Debian's chromium; .ci/run installs it. Playwright never downloads a browser here. */
-const CHROMIUM = '/usr/bin/chromium';
 const CHROMIUM_ARGS = [
   '--no-sandbox',
   '--disable-gpu',
@@ -23,9 +21,10 @@ let service: ServiceProcess;
 let browser: Browser;
 
 beforeAll(async () => {
+  const executablePath = ensureChromium();
   service = await startServiceProcess();
-  browser = await chromium.launch({ executablePath: CHROMIUM, headless: true, args: CHROMIUM_ARGS });
-}, 60_000);
+  browser = await chromium.launch({ executablePath, headless: true, args: CHROMIUM_ARGS });
+}, 600_000);
 afterAll(async () => {
   await browser?.close();
   await service?.stop();
