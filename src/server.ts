@@ -44,8 +44,8 @@ export interface NodeServerContext {
   res: ServerResponse;
 }
 
-/** A route answered outside GraphQL; returns true when it handled the request. */
-type Route = (req: IncomingMessage, res: ServerResponse) => boolean | Promise<boolean>;
+/** A route answered outside GraphQL; it always answers the request it is given. */
+type Route = (req: IncomingMessage, res: ServerResponse) => void | Promise<void>;
 
 /** Readiness probes: how long one may take, and how long its answer is reused. */
 const READINESS_TIMEOUT_MS = 2_000;
@@ -116,20 +116,17 @@ export function createTradegraph({ config, logger, graphiqlHeaders = {} }: Trade
     '/health': (_req, res) => {
       // 200 while the service takes requests; 503 once it is shutting down.
       sendJson(res, shuttingDown ? 503 : 200, { status: shuttingDown ? 'shutting down' : 'ok' });
-      return true;
     },
     '/readiness': async (_req, res) => {
       // Whether the partner API answers (see README, "Metrics, logs and tracing").
       const report = await readiness();
       const ready = report.ready && !shuttingDown;
       sendJson(res, ready ? 200 : 503, { status: ready ? 'ready' : 'not ready', upstreams: report.upstreams });
-      return true;
     },
     '/metrics': async (_req, res) => {
       const text = await metrics.registry.metrics();
       res.writeHead(200, { 'content-type': metrics.registry.contentType, 'content-length': Buffer.byteLength(text) });
       res.end(text);
-      return true;
     },
   };
 

@@ -55,20 +55,19 @@ export function createInventoryPageLoader(fetchPage: FetchInventoryPage): Invent
       }
       // Settled together, so that everything resolved from this batch continues in one tick and
       // the fields it leads to (listing fees) batch together too.
-      const settled = new Map<string, Promise<InventoryPage | Error>>();
-      for (const [id, { key, count }] of calls) {
-        settled.set(
-          id,
-          fetchPage({ platformId: key.platformId, appId: key.appId, startAssetId: key.startAssetId, count }).then(
+      const results = new Map<string, InventoryPage | Error>();
+      const anyPageOf = new Map<string, InventoryPage | Error>();
+      await Promise.all(
+        [...calls].map(async ([id, { key, count }]) => {
+          const { platformId, appId, startAssetId } = key;
+          const result = await fetchPage({ platformId, appId, startAssetId, count }).then(
             (page) => toInventoryPage(key, page),
             (error: unknown) => (error instanceof Error ? error : new Error(String(error))),
-          ),
-        );
-      }
-      const results = new Map<string, InventoryPage | Error>();
-      await Promise.all([...settled].map(async ([id, result]) => results.set(id, await result)));
-      const anyPageOf = new Map<string, InventoryPage | Error>();
-      for (const [id, result] of results) anyPageOf.set(id.slice(0, id.lastIndexOf('\u0000')), result);
+          );
+          results.set(id, result);
+          anyPageOf.set(inventoryKey(key), result);
+        }),
+      );
       return keys.map((key) => {
         if (key.count === 0) {
           const page = anyPageOf.get(inventoryKey(key))!;

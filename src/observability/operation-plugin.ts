@@ -103,6 +103,16 @@ interface ResultLike {
   errors?: readonly { extensions?: Record<string, unknown> | undefined }[];
 }
 
+/** The distinct `extensions.code` values of errors, in order; a missing or odd code is NO_CODE. */
+export function errorCodesOf(errors: ResultLike['errors']): string[] {
+  const codes = new Set<string>();
+  for (const error of errors ?? []) {
+    const code = error.extensions?.code;
+    codes.add(typeof code === 'string' && ERROR_CODE.test(code) ? code : 'NO_CODE');
+  }
+  return [...codes];
+}
+
 /** The outcome and distinct error codes of a result (or of every result of a batch). */
 function summarize(result: unknown): { outcome: OperationOutcome; errorCodes: string[] } {
   // A stream (subscription, @defer) is not summarised: the schema has none.
@@ -111,15 +121,8 @@ function summarize(result: unknown): { outcome: OperationOutcome; errorCodes: st
     : result && typeof result === 'object' && !(Symbol.asyncIterator in result)
       ? [result as ResultLike]
       : [];
-  const codes = new Set<string>();
-  let hasData = false;
-  for (const each of results) {
-    if (each.data !== undefined && each.data !== null) hasData = true;
-    for (const error of each.errors ?? []) {
-      const code = error.extensions?.code;
-      codes.add(typeof code === 'string' && ERROR_CODE.test(code) ? code : 'NO_CODE');
-    }
-  }
-  const outcome: OperationOutcome = codes.size === 0 ? 'ok' : hasData ? 'partial' : 'error';
-  return { outcome, errorCodes: [...codes] };
+  const hasData = results.some((each) => each.data !== undefined && each.data !== null);
+  const errorCodes = [...new Set(results.flatMap((each) => errorCodesOf(each.errors)))];
+  const outcome: OperationOutcome = errorCodes.length === 0 ? 'ok' : hasData ? 'partial' : 'error';
+  return { outcome, errorCodes };
 }

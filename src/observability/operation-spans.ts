@@ -4,6 +4,7 @@ import { SpanKind, SpanStatusCode, context, propagation, trace, type Span, type 
 import { getOperationAST } from 'graphql';
 import type { Plugin } from 'graphql-yoga';
 import { requestIdOf, type TradegraphContext } from '../context.js';
+import { errorCodesOf } from './operation-plugin.js';
 import { tracer } from './partner-spans.js';
 
 const HEADERS: TextMapGetter<Headers> = {
@@ -55,7 +56,7 @@ export function useOperationSpans(): Plugin<TradegraphContext> {
     onExecutionResult({ request, result }) {
       const span = spans.get(request);
       if (!span || !result || Symbol.asyncIterator in result) return;
-      const codes = [...new Set((result.errors ?? []).map((error) => String(error.extensions?.code ?? 'NO_CODE')))];
+      const codes = errorCodesOf(result.errors);
       if (codes.length === 0) return;
       // Codes only: messages may quote client input.
       span.setAttribute('graphql.error.codes', codes);

@@ -76,11 +76,7 @@ export class PartnerApi {
   }
 
   async close(): Promise<void> {
-    await Promise.all(
-      this.openApiClient === this.partnerClient
-        ? [this.partnerClient.close()]
-        : [this.partnerClient.close(), this.openApiClient.close()],
-    );
+    await Promise.all(this.upstreams().map(({ client }) => client.close()));
   }
 }
 

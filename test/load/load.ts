@@ -7,7 +7,7 @@ import { loadConfig } from '../../src/config.js';
 import { ErrorCode } from '../../src/errors.js';
 import { createLogger } from '../../src/logger.js';
 import { createTradegraph } from '../../src/server.js';
-import { DEMO_APP_KEY } from '../../src/simulator/data.js';
+import { DEMO_APP_KEY, platformIdWithSize } from '../../src/simulator/data.js';
 import { startSimulator, type Fault } from '../../src/simulator/server.js';
 
 const CLIENTS = 25;
@@ -63,7 +63,7 @@ const OPERATIONS = [
 const KNOWN_CODES = new Set<string>(Object.values(ErrorCode));
 
 function platformIdFor(client: number, index: number): string {
-  return `7656119800000${String(50 + ((client * 7 + index) % 400)).padStart(4, '0')}`;
+  return platformIdWithSize(50 + ((client * 7 + index) % 400));
 }
 
 interface Figures {
