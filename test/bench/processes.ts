@@ -37,8 +37,9 @@ export async function startNode(options: {
   port: number;
   env: Record<string, string>;
   readyPath: string;
+  execArgv?: string[];
 }): Promise<Child> {
-  const argv = options.script.endsWith('.js') ? [options.script] : ['--import', 'tsx', options.script];
+  const argv = [...(options.execArgv ?? []), ...(options.script.endsWith('.js') ? [options.script] : ['--import', 'tsx', options.script])];
   const child = spawn(process.execPath, argv, {
     cwd: options.cwd,
     env: { ...process.env, ...options.env },
