@@ -116,6 +116,8 @@ export class PartnerClient {
       connections: options.connections ?? 64,
       keepAliveTimeout: 30_000,
       connect: { timeout: options.timeoutMs },
+      // A larger body (declared or streamed) fails the call as UND_ERR_RES_EXCEEDED_MAX_SIZE.
+      maxResponseSize: this.maxResponseBytes,
     });
     // Only outages count towards opening the circuit: an envelope error or a 4xx is an answer.
     this.breaker = circuitBreaker(
@@ -138,28 +140,26 @@ export class PartnerClient {
   async call(call: PartnerCall): Promise<unknown> {
     const started = performance.now();
     const span = startPartnerCallSpan(call, this.origin, this.pathPrefix + call.path);
-    const timeout = AbortSignal.timeout(this.options.timeoutMs);
-    const signal = call.signal ? AbortSignal.any([timeout, call.signal]) : timeout;
+    const abort = new CallAbort(this.options.timeoutMs, call.signal);
     let attempts = 0;
     let httpStatus: number | undefined;
     const attempt = async (): Promise<unknown> => {
       attempts += 1;
-      const result = await this.breaker.execute(() => this.send(call, signal, timeout, span));
+      const result = await this.breaker.execute(() => this.send(call, abort, span));
       httpStatus = result.status;
       return result.data;
     };
     try {
-      const data = call.idempotent ? await this.retryPolicy.execute(attempt, signal) : await attempt();
+      const data = call.idempotent ? await this.retryPolicy.execute(attempt, abort.signal) : await attempt();
       this.report(call, span, started, attempts, 'ok', httpStatus);
       return data;
     } catch (caught) {
-      const error = this.toTradegraphError(call, caught, timeout, signal);
+      const error = this.toTradegraphError(call, caught, abort);
       // A caller that left is not a partner outage: it must not page anyone through logs or metrics.
-      // (Read from the combined signal: the Request signal of Yoga's node adapter does not update
-      // its own `aborted` once AbortSignal.any() has linked it.)
-      const cancelled = !timeout.aborted && signal.aborted;
-      this.report(call, span, started, attempts, cancelled ? 'cancelled' : error.code, httpStatus, error);
+      this.report(call, span, started, attempts, abort.clientGone ? 'cancelled' : error.code, httpStatus, error);
       throw error;
+    } finally {
+      abort.dispose();
     }
   }
 
@@ -188,12 +188,7 @@ export class PartnerClient {
     }
   }
 
-  private async send(
-    call: PartnerCall,
-    signal: AbortSignal,
-    timeout: AbortSignal,
-    span: Span,
-  ): Promise<{ status: number; data: unknown }> {
+  private async send(call: PartnerCall, abort: CallAbort, span: Span): Promise<{ status: number; data: unknown }> {
     const headers: Record<string, string> = { accept: 'application/json', ...call.headers };
     if (call.requestId) headers['x-request-id'] = call.requestId;
     injectTraceContext(span, headers);
@@ -209,10 +204,10 @@ export class PartnerClient {
         path: this.pathPrefix + call.path + queryString(call.query),
         headers,
         body,
-        signal,
+        signal: abort.signal,
       });
     } catch (error) {
-      throw this.requestFailure(call, error, signal, timeout);
+      throw this.requestFailure(call, error, abort);
     }
     const { statusCode } = response;
     if (statusCode !== 200) {
@@ -221,10 +216,10 @@ export class PartnerClient {
     }
     let text: string;
     try {
-      text = await readBounded(response.body, this.maxResponseBytes, call.operation);
+      // undici's own reader: the pool's maxResponseSize bounds it (see the constructor).
+      text = await response.body.text();
     } catch (error) {
-      if (error instanceof TradegraphError) throw error;
-      throw this.requestFailure(call, error, signal, timeout);
+      throw this.requestFailure(call, error, abort);
     }
     let parsed: unknown;
     try {
@@ -242,11 +237,17 @@ export class PartnerClient {
     }
   }
 
-  /** Classifies a failure to get an answer: our timeout, the client leaving, or the connection. */
-  private requestFailure(call: PartnerCall, error: unknown, signal: AbortSignal, timeout: AbortSignal): Error {
-    if (timeout.aborted) return new UpstreamTimeoutError(call.operation, this.options.timeoutMs);
-    if (signal.aborted) return new ClientGoneError();
+  /**
+   * Classifies a failure to get an answer: our timeout, the client leaving, a body over the size
+   * limit, or the connection.
+   */
+  private requestFailure(call: PartnerCall, error: unknown, abort: CallAbort): Error {
+    if (abort.timedOut) return new UpstreamTimeoutError(call.operation, this.options.timeoutMs);
+    if (abort.clientGone) return new ClientGoneError();
     const code = (error as { code?: string } | null)?.code;
+    if (code === 'UND_ERR_RES_EXCEEDED_MAX_SIZE') {
+      return new UpstreamBadResponseError(call.operation, `the body exceeds ${this.maxResponseBytes} bytes`);
+    }
     return new RetryableFailure(
       new UpstreamUnavailableError(call.operation, `the connection failed (${code ?? 'unknown error'})`),
     );
@@ -277,19 +278,14 @@ export class PartnerClient {
     return new UpstreamBadResponseError(call.operation, `unexpected HTTP status ${status}`);
   }
 
-  private toTradegraphError(
-    call: PartnerCall,
-    caught: unknown,
-    timeout: AbortSignal,
-    signal: AbortSignal,
-  ): TradegraphError {
+  private toTradegraphError(call: PartnerCall, caught: unknown, abort: CallAbort): TradegraphError {
     if (caught instanceof RetryableFailure) return caught.failure;
     if (caught instanceof TradegraphError) return caught;
     if (caught instanceof BrokenCircuitError) {
       return new UpstreamUnavailableError(call.operation, 'its circuit is open after repeated failures');
     }
-    if (timeout.aborted) return new UpstreamTimeoutError(call.operation, this.options.timeoutMs);
-    if (caught instanceof ClientGoneError || signal.aborted) {
+    if (abort.timedOut) return new UpstreamTimeoutError(call.operation, this.options.timeoutMs);
+    if (caught instanceof ClientGoneError || abort.clientGone) {
       return new UpstreamUnavailableError(call.operation, 'the client closed the request');
     }
     this.options.logger.error({ err: caught, operation: call.operation }, 'unexpected partner client failure');
@@ -348,20 +344,44 @@ export function parseRetryAfter(value: string | string[] | undefined): number | 
   return Math.max(0, Math.ceil((date - Date.now()) / 1000));
 }
 
-async function readBounded(
-  body: Dispatcher.ResponseData['body'],
-  limit: number,
-  operation: string,
-): Promise<string> {
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of body) {
-    size += (chunk as Buffer).length;
-    if (size > limit) {
-      body.destroy();
-      throw new UpstreamBadResponseError(operation, `the body exceeds ${limit} bytes`);
-    }
-    chunks.push(chunk as Buffer);
+/**
+ * One call's abort signal: it fires when the overall timeout passes or when the client that asked
+ * for the call goes away, and says which. One controller and one timer per call, both released
+ * when the call settles (AbortSignal.timeout would keep its timer, and AbortSignal.any its links,
+ * alive for the whole timeout after the call is done).
+ */
+class CallAbort {
+  timedOut = false;
+  clientGone = false;
+  private readonly controller = new AbortController();
+  private readonly timer: NodeJS.Timeout;
+
+  constructor(
+    timeoutMs: number,
+    private readonly clientSignal: AbortSignal | undefined,
+  ) {
+    this.timer = setTimeout(this.onTimeout, timeoutMs);
+    if (clientSignal?.aborted) this.onClientGone();
+    else clientSignal?.addEventListener('abort', this.onClientGone);
   }
-  return chunks.length === 1 ? chunks[0]!.toString('utf8') : Buffer.concat(chunks).toString('utf8');
+
+  get signal(): AbortSignal {
+    return this.controller.signal;
+  }
+
+  dispose(): void {
+    clearTimeout(this.timer);
+    this.clientSignal?.removeEventListener('abort', this.onClientGone);
+  }
+
+  private readonly onTimeout = () => {
+    this.timedOut = true;
+    this.controller.abort();
+  };
+
+  private readonly onClientGone = () => {
+    if (this.timedOut) return;
+    this.clientGone = true;
+    this.controller.abort();
+  };
 }

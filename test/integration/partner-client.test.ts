@@ -1,0 +1,113 @@
+// The partner client over real HTTP on loopback, against a small server whose answers each test
+// picks: the response size cap (declared and streamed bodies), and a call's timer and client-abort
+// listener being released once it settles.
+import { createServer, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import pino from 'pino';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ErrorCode, TradegraphError } from '../../src/errors.js';
+import { PartnerClient, type PartnerCallEvent } from '../../src/partner/client.js';
+
+const CAP = 4096;
+const envelope = (data: unknown) => JSON.stringify({ success: true, errorCode: 0, errorMsg: null, data });
+
+/** What the server answers next: a body, declared (content-length) or streamed in chunks. */
+let answer: (res: ServerResponse) => void = (res) => res.end(envelope({ ok: true }));
+
+let server: Server;
+let client: PartnerClient;
+const events: PartnerCallEvent[] = [];
+
+beforeAll(async () => {
+  server = createServer((req, res) => {
+    req.resume();
+    res.setHeader('content-type', 'application/json');
+    answer(res);
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  client = new PartnerClient({
+    baseUrl: `http://127.0.0.1:${port}`,
+    timeoutMs: 2_000,
+    logger: pino({ level: 'silent' }),
+    maxResponseBytes: CAP,
+    maxRetries: 0,
+    onCall: (event) => events.push(event),
+  });
+});
+
+afterAll(async () => {
+  await client.close();
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+});
+
+const get = (signal?: AbortSignal) =>
+  client.call({ operation: 'readInventory', method: 'GET', path: '/page', idempotent: true, signal });
+
+async function failure(promise: Promise<unknown>): Promise<TradegraphError> {
+  const outcome = await promise.then(
+    () => null,
+    (error: unknown) => error,
+  );
+  expect(outcome).toBeInstanceOf(TradegraphError);
+  return outcome as TradegraphError;
+}
+
+describe('partner client', () => {
+  it('reads a body under the cap', async () => {
+    answer = (res) => res.end(envelope({ list: 'x'.repeat(CAP / 2) }));
+    await expect(get()).resolves.toEqual({ list: 'x'.repeat(CAP / 2) });
+  });
+
+  it('refuses a declared body over the cap as UPSTREAM_BAD_RESPONSE', async () => {
+    answer = (res) => res.end(envelope({ list: 'x'.repeat(CAP * 2) }));
+    const error = await failure(get());
+    expect(error.code).toBe(ErrorCode.UPSTREAM_BAD_RESPONSE);
+    expect(error.message).toContain(`exceeds ${CAP} bytes`);
+  });
+
+  it('refuses a streamed (chunked) body over the cap as UPSTREAM_BAD_RESPONSE', async () => {
+    answer = (res) => {
+      // No content-length: the size is only known while reading.
+      for (let chunk = 0; chunk < 8; chunk++) res.write('x'.repeat(CAP / 2));
+      res.end();
+    };
+    const error = await failure(get());
+    expect(error.code).toBe(ErrorCode.UPSTREAM_BAD_RESPONSE);
+    expect(error.message).toContain(`exceeds ${CAP} bytes`);
+  });
+
+  it('reports a call whose client went away as cancelled, not as an outage', async () => {
+    answer = (res) => setTimeout(() => res.end(envelope({ late: true })), 300);
+    const leaving = new AbortController();
+    const call = get(leaving.signal);
+    setTimeout(() => leaving.abort(), 50);
+    const error = await failure(call);
+    expect(error.code).toBe(ErrorCode.UPSTREAM_UNAVAILABLE);
+    expect(events.at(-1)?.outcome).toBe('cancelled');
+  });
+
+  it('releases the client signal once a call settles', async () => {
+    answer = (res) => res.end(envelope({ ok: true }));
+    const clientSignal = new AbortController().signal;
+    let listening = 0;
+    const add = clientSignal.addEventListener.bind(clientSignal);
+    const remove = clientSignal.removeEventListener.bind(clientSignal);
+    clientSignal.addEventListener = ((...args: Parameters<typeof add>) => {
+      listening += 1;
+      add(...args);
+    }) as typeof add;
+    clientSignal.removeEventListener = ((...args: Parameters<typeof remove>) => {
+      listening -= 1;
+      remove(...args);
+    }) as typeof remove;
+    await get(clientSignal);
+    await failure(
+      (() => {
+        answer = (res) => res.end('not json');
+        return get(clientSignal);
+      })(),
+    );
+    expect(listening).toBe(0);
+  });
+});
