@@ -1,5 +1,6 @@
 // Prices an operation by the partner work it would cause and refuses it before execution when the
 // price is over the limit. Runs with the request's own variables, so `items(first: $n)` costs n.
+// The walk of the document happens once per document; a request only evaluates its price.
 import {
   GraphQLIncludeDirective,
   GraphQLSkipDirective,
@@ -11,7 +12,13 @@ import {
   isObjectType,
   isInterfaceType,
   Kind,
+  visit,
+  type ASTNode,
   type DocumentNode,
+  type FieldNode,
+  type GraphQLField,
+  type SelectionNode,
+  type VariableDefinitionNode,
   type FragmentDefinitionNode,
   type GraphQLCompositeType,
   type GraphQLSchema,
@@ -37,15 +44,27 @@ export const OPERATION_COST = {
 /** Default most units one operation may cost: a few full pages with fees, not dozens. */
 export const DEFAULT_MAX_OPERATION_COST = 1000;
 
-interface Walk {
-  schema: GraphQLSchema;
-  fragments: Map<string, FragmentDefinitionNode>;
-  variables: Record<string, unknown>;
+/**
+ * An operation's price as a function of its variables: `pageSize` is the `first` of the connection
+ * being walked, so that per-item fields below its `edges` and `nodes` are paid once per item.
+ */
+type Price = (variables: Record<string, unknown>, pageSize: number) => number;
+
+/**
+ * What pricing one operation needs, worked out once per parsed document and operation name (Yoga's
+ * parse cache hands back the same DocumentNode for the same text): the price function, and the
+ * definitions of the only variables it reads, so that each request coerces just those.
+ */
+interface PricePlan {
+  price: Price;
+  variableDefinitions: readonly VariableDefinitionNode[];
 }
+
+const plans = new WeakMap<DocumentNode, Map<string, PricePlan | null>>();
 
 /**
  * The cost of one operation of a valid document under the given (raw) variables; null when the
- * variables do not coerce (execution refuses those before any resolver runs).
+ * variables it reads do not coerce (execution refuses those before any resolver runs).
  */
 export function operationCost(
   schema: GraphQLSchema,
@@ -53,6 +72,27 @@ export function operationCost(
   operationName: string | null | undefined,
   rawVariables: Record<string, unknown> | null | undefined,
 ): number | null {
+  let byName = plans.get(document);
+  if (!byName) plans.set(document, (byName = new Map()));
+  let plan = byName.get(operationName ?? '');
+  if (plan === undefined) {
+    plan = planOf(schema, document, operationName);
+    byName.set(operationName ?? '', plan);
+  }
+  if (!plan) return null;
+  if (plan.variableDefinitions.length === 0) return plan.price({}, 1);
+  const coerced = getVariableValues(schema, plan.variableDefinitions, rawVariables ?? {});
+  return coerced.errors ? null : plan.price(coerced.coerced, 1);
+}
+
+interface Compile {
+  schema: GraphQLSchema;
+  fragments: Map<string, FragmentDefinitionNode>;
+  /** Names of the variables the price reads. */
+  reads: Set<string>;
+}
+
+function planOf(schema: GraphQLSchema, document: DocumentNode, operationName: string | null | undefined): PricePlan | null {
   const operations = document.definitions.filter(
     (definition): definition is OperationDefinitionNode => definition.kind === Kind.OPERATION_DEFINITION,
   );
@@ -64,83 +104,123 @@ export function operationCost(
   if (!operation) return null;
   const rootType = schema.getRootType(operation.operation);
   if (!rootType) return null;
-  const coerced = getVariableValues(schema, operation.variableDefinitions ?? [], rawVariables ?? {});
-  if (coerced.errors) return null;
   const fragments = new Map(
     document.definitions
       .filter((definition): definition is FragmentDefinitionNode => definition.kind === Kind.FRAGMENT_DEFINITION)
       .map((fragment) => [fragment.name.value, fragment]),
   );
-  return selectionSetCost({ schema, fragments, variables: coerced.coerced }, operation.selectionSet, rootType, 1);
+  const compile: Compile = { schema, fragments, reads: new Set() };
+  const price = selectionSetPrice(compile, operation.selectionSet, rootType) ?? FREE;
+  return {
+    price,
+    variableDefinitions: (operation.variableDefinitions ?? []).filter((definition) =>
+      compile.reads.has(definition.variable.name.value),
+    ),
+  };
 }
+
+const FREE: Price = () => 0;
 
 /**
- * Sums the fields' prices. Fragments on every possible type are all counted (an upper bound);
- * `@skip`/`@include` are honoured. `pageSize` is the `first` of the connection being walked: the
- * per-item fields below its `edges` and `nodes` are paid once per item.
+ * The price of a selection set: the sum of its fields' prices. Fragments on every possible type
+ * are all counted (an upper bound); `@skip`/`@include` are honoured. Null when nothing below can
+ * cost anything, so that free subtrees cost nothing per request either.
  */
-function selectionSetCost(
-  walk: Walk,
-  selectionSet: SelectionSetNode,
-  parentType: GraphQLCompositeType,
-  pageSize: number,
-): number {
-  let cost = 0;
+function selectionSetPrice(compile: Compile, selectionSet: SelectionSetNode, parentType: GraphQLCompositeType): Price | null {
+  const parts: Price[] = [];
   for (const selection of selectionSet.selections) {
-    if (!isIncluded(walk, selection)) continue;
-    if (selection.kind === Kind.INLINE_FRAGMENT) {
-      const type = selection.typeCondition ? walk.schema.getType(selection.typeCondition.name.value) : parentType;
-      if (type && isCompositeType(type)) cost += selectionSetCost(walk, selection.selectionSet, type, pageSize);
-      continue;
-    }
-    if (selection.kind === Kind.FRAGMENT_SPREAD) {
-      const fragment = walk.fragments.get(selection.name.value);
-      const type = fragment && walk.schema.getType(fragment.typeCondition.name.value);
-      if (fragment && type && isCompositeType(type)) cost += selectionSetCost(walk, fragment.selectionSet, type, pageSize);
-      continue;
-    }
-    if (!isObjectType(parentType) && !isInterfaceType(parentType)) continue;
-    const field = parentType.getFields()[selection.name.value];
-    if (!field) continue;
-    const coordinate = `${parentType.name}.${field.name}`;
-    const args = getArgumentValues(field, selection, walk.variables);
-    const childType = getNamedType(field.type);
-    const children = (size: number) =>
-      selection.selectionSet && isCompositeType(childType)
-        ? selectionSetCost(walk, selection.selectionSet, childType, size)
-        : 0;
-    switch (coordinate) {
-      case 'Inventory.totalCount':
-        cost += OPERATION_COST.pageCall;
-        break;
-      case 'Inventory.items': {
-        const first = pageSizeOf(args.first);
-        cost += OPERATION_COST.pageCall + first * OPERATION_COST.item + children(first);
-        break;
-      }
-      case 'InventoryItemConnection.edges':
-      case 'InventoryItemConnection.nodes':
-        cost += pageSize * children(1);
-        break;
-      case 'InventoryItem.listingFee':
-        cost += OPERATION_COST.item;
-        break;
-      case 'Query.node':
-        cost += OPERATION_COST.pageCall + OPERATION_COST.item + children(1);
-        break;
-      case 'Mutation.calculateListingFee':
-        cost += OPERATION_COST.pageCall + listingFeeItemsOf(args.input) * OPERATION_COST.item;
-        break;
-      default:
-        cost += children(pageSize);
-    }
+    const part = selectionPrice(compile, selection, parentType);
+    if (!part) continue;
+    const included = inclusionOf(compile, selection);
+    if (included === false) continue;
+    parts.push(included === true ? part : (variables, pageSize) => (included(variables) ? part(variables, pageSize) : 0));
   }
-  return cost;
+  if (parts.length === 0) return null;
+  if (parts.length === 1) return parts[0]!;
+  return (variables, pageSize) => {
+    let sum = 0;
+    for (const part of parts) sum += part(variables, pageSize);
+    return sum;
+  };
 }
 
-function isIncluded(walk: Walk, node: Parameters<typeof getDirectiveValues>[1]): boolean {
-  if (getDirectiveValues(GraphQLSkipDirective, node, walk.variables)?.if === true) return false;
-  return getDirectiveValues(GraphQLIncludeDirective, node, walk.variables)?.if !== false;
+function selectionPrice(compile: Compile, selection: SelectionNode, parentType: GraphQLCompositeType): Price | null {
+  if (selection.kind === Kind.INLINE_FRAGMENT) {
+    const type = selection.typeCondition ? compile.schema.getType(selection.typeCondition.name.value) : parentType;
+    return type && isCompositeType(type) ? selectionSetPrice(compile, selection.selectionSet, type) : null;
+  }
+  if (selection.kind === Kind.FRAGMENT_SPREAD) {
+    const fragment = compile.fragments.get(selection.name.value);
+    const type = fragment && compile.schema.getType(fragment.typeCondition.name.value);
+    return fragment && type && isCompositeType(type) ? selectionSetPrice(compile, fragment.selectionSet, type) : null;
+  }
+  if (!isObjectType(parentType) && !isInterfaceType(parentType)) return null;
+  const field = parentType.getFields()[selection.name.value];
+  if (!field) return null;
+  const childType = getNamedType(field.type);
+  const children =
+    selection.selectionSet && isCompositeType(childType) ? selectionSetPrice(compile, selection.selectionSet, childType) : null;
+  switch (`${parentType.name}.${field.name}`) {
+    case 'Inventory.totalCount':
+      return () => OPERATION_COST.pageCall;
+    case 'Inventory.items': {
+      const first = argumentOf(compile, field, selection, 'first');
+      return (variables) => {
+        const size = pageSizeOf(first(variables));
+        return OPERATION_COST.pageCall + size * OPERATION_COST.item + (children ? children(variables, size) : 0);
+      };
+    }
+    case 'InventoryItemConnection.edges':
+    case 'InventoryItemConnection.nodes':
+      return children && ((variables, pageSize) => pageSize * children(variables, 1));
+    case 'InventoryItem.listingFee':
+      return () => OPERATION_COST.item;
+    case 'Query.node':
+      return (variables) => OPERATION_COST.pageCall + OPERATION_COST.item + (children ? children(variables, 1) : 0);
+    case 'Mutation.calculateListingFee': {
+      const input = argumentOf(compile, field, selection, 'input');
+      return (variables) => OPERATION_COST.pageCall + listingFeeItemsOf(input(variables)) * OPERATION_COST.item;
+    }
+    default:
+      return children;
+  }
+}
+
+/** One argument's value as execution will see it: worked out once when it holds no variable. */
+function argumentOf(
+  compile: Compile,
+  field: GraphQLField<unknown, unknown>,
+  node: FieldNode,
+  name: string,
+): (variables: Record<string, unknown>) => unknown {
+  const argument = node.arguments?.find((candidate) => candidate.name.value === name);
+  if (!argument || !readsVariables(compile, argument)) {
+    const value = getArgumentValues(field, node, {})[name];
+    return () => value;
+  }
+  return (variables) => getArgumentValues(field, node, variables)[name];
+}
+
+/** true or false when @skip/@include settle it once; otherwise a test of the variables. */
+function inclusionOf(compile: Compile, node: SelectionNode): boolean | ((variables: Record<string, unknown>) => boolean) {
+  if (!node.directives?.length) return true;
+  const included = (variables: Record<string, unknown>) =>
+    getDirectiveValues(GraphQLSkipDirective, node, variables)?.if !== true &&
+    getDirectiveValues(GraphQLIncludeDirective, node, variables)?.if !== false;
+  const conditions = node.directives.filter((directive) => directive.name.value === 'skip' || directive.name.value === 'include');
+  return conditions.some((directive) => readsVariables(compile, directive)) ? included : included({});
+}
+
+/** Whether an AST node holds variables; each one is recorded as read by the price. */
+function readsVariables(compile: Compile, node: ASTNode): boolean {
+  let found = false;
+  visit(node, {
+    Variable(variable) {
+      compile.reads.add(variable.name.value);
+      found = true;
+    },
+  });
+  return found;
 }
 
 /** `first` as the resolver will read it; an out-of-range value is refused there, so price its bound. */

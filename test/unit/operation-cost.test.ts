@@ -69,4 +69,23 @@ describe('operationCost', () => {
     expect(cost(document, {}, 'B')).toBe(21);
     expect(cost(`query ($n: Int) { ${INVENTORY} { items(first: $n) { nodes { id } } } }`, { n: 'many' })).toBeNull();
   });
+
+  it('prices one parsed document again under each request\'s variables', () => {
+    // Yoga's parse cache hands every request of the same text the same DocumentNode.
+    const document = parse(`
+      query ($n: Int!, $withFees: Boolean!) { ${INVENTORY} {
+        items(first: $n) { nodes { listingFee(price: 1) @include(if: $withFees) { fee } } } } }`);
+    expect(operationCost(schema, document, undefined, { n: 10, withFees: true })).toBe(21);
+    expect(operationCost(schema, document, undefined, { n: 10, withFees: false })).toBe(11);
+    expect(operationCost(schema, document, undefined, { n: 40, withFees: true })).toBe(81);
+    expect(operationCost(schema, document, undefined, { n: 'many', withFees: true })).toBeNull();
+    expect(operationCost(schema, document, undefined, { n: 40, withFees: true })).toBe(81);
+  });
+
+  it('coerces only the variables the price reads', () => {
+    // platformId costs nothing whatever its value; execution refuses a bad one on its own.
+    const document = parse(`query ($p: String!, $n: Int!) { inventory(platformId: $p, appId: 730) { items(first: $n) { nodes { id } } } }`);
+    expect(operationCost(schema, document, undefined, { p: 12, n: 5 })).toBe(6);
+    expect(operationCost(schema, document, undefined, { n: 5 })).toBe(6);
+  });
 });
