@@ -15,12 +15,43 @@ export interface ItemEdge {
   node: InventoryItemModel;
 }
 
-/** What `InventoryItemConnection` is built from. */
-export interface ItemsPage {
-  edges: ItemEdge[];
-  nodes: InventoryItemModel[];
-  pageInfo: { hasNextPage: boolean; hasPreviousPage: boolean; startCursor: string | null; endCursor: string | null };
-  totalCount: number | null;
+export interface ItemsPageInfo {
+  hasNextPage: boolean;
+  hasPreviousPage: boolean;
+  startCursor: string | null;
+  endCursor: string | null;
+}
+
+/**
+ * What `InventoryItemConnection` is built from. Edge cursors are written only when a client asks
+ * for `edges`: most pages are read as `nodes` with at most `endCursor`.
+ */
+export class ItemsPage {
+  readonly pageInfo: ItemsPageInfo;
+
+  constructor(
+    readonly nodes: InventoryItemModel[],
+    /** The position of the first node in the inventory, for its cursor. */
+    private readonly firstIndex: number,
+    hasNextPage: boolean,
+    readonly totalCount: number | null,
+  ) {
+    this.pageInfo = {
+      hasNextPage,
+      hasPreviousPage: false,
+      startCursor: this.cursorAt(0),
+      endCursor: this.cursorAt(nodes.length - 1),
+    };
+  }
+
+  get edges(): ItemEdge[] {
+    return this.nodes.map((node, offset) => ({ cursor: this.cursorAt(offset)!, node }));
+  }
+
+  private cursorAt(offset: number): string | null {
+    const node = this.nodes[offset];
+    return node ? encodeItemCursor({ assetId: node.assetId, index: this.firstIndex + offset }) : null;
+  }
 }
 
 export interface ItemsArgs {
@@ -80,21 +111,5 @@ export async function loadItemsPage(
     start = collected[collected.length - 1]!.assetId;
   }
 
-  const hasNextPage = collected.length > first;
-  const nodes = collected.slice(0, first);
-  const edges = nodes.map((node, offset) => ({
-    cursor: encodeItemCursor({ assetId: node.assetId, index: firstIndex + offset }),
-    node,
-  }));
-  return {
-    edges,
-    nodes,
-    pageInfo: {
-      hasNextPage,
-      hasPreviousPage: false,
-      startCursor: edges[0]?.cursor ?? null,
-      endCursor: edges[edges.length - 1]?.cursor ?? null,
-    },
-    totalCount: total ?? null,
-  };
+  return new ItemsPage(collected.slice(0, first), firstIndex, collected.length > first, total ?? null);
 }
