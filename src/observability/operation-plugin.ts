@@ -47,7 +47,8 @@ export function useOperationObservability({
     },
     onParams({ request, params }) {
       const state = operations.get(request);
-      if (state && params.operationName) state.name = params.operationName;
+      // Yoga refuses a non-string operationName (400); it never becomes a name here.
+      if (state && typeof params.operationName === 'string' && params.operationName) state.name = params.operationName;
     },
     onExecute({ args }) {
       const state = operations.get(args.contextValue.request);
