@@ -58,7 +58,14 @@ type Price = (variables: Record<string, unknown>, pageSize: number) => number;
 interface PricePlan {
   price: Price;
   variableDefinitions: readonly VariableDefinitionNode[];
+  /** Costs by the JSON of the variables read, for short keys (`first: 20` is "[[20]]"). */
+  costs: Map<string, number | null>;
 }
+
+/** Keys longer than this (a mutation's whole input) are priced afresh each time. */
+const MAX_COST_KEY_LENGTH = 200;
+/** Distinct variable values remembered per plan; the cache starts over when it is full. */
+const MAX_COSTS_PER_PLAN = 256;
 
 const plans = new WeakMap<DocumentNode, Map<string, PricePlan | null>>();
 
@@ -81,8 +88,23 @@ export function operationCost(
   }
   if (!plan) return null;
   if (plan.variableDefinitions.length === 0) return plan.price({}, 1);
-  const coerced = getVariableValues(schema, plan.variableDefinitions, rawVariables ?? {});
-  return coerced.errors ? null : plan.price(coerced.coerced, 1);
+  const raw = rawVariables ?? {};
+  // A missing variable ([]: its default applies) and a null one ([null]) are different keys.
+  const key = JSON.stringify(
+    plan.variableDefinitions.map((definition) => {
+      const value = raw[definition.variable.name.value];
+      return value === undefined ? [] : [value];
+    }),
+  );
+  const known = key.length <= MAX_COST_KEY_LENGTH ? plan.costs.get(key) : undefined;
+  if (known !== undefined) return known;
+  const coerced = getVariableValues(schema, plan.variableDefinitions, raw);
+  const cost = coerced.errors ? null : plan.price(coerced.coerced, 1);
+  if (key.length <= MAX_COST_KEY_LENGTH) {
+    if (plan.costs.size >= MAX_COSTS_PER_PLAN) plan.costs.clear();
+    plan.costs.set(key, cost);
+  }
+  return cost;
 }
 
 interface Compile {
@@ -116,6 +138,7 @@ function planOf(schema: GraphQLSchema, document: DocumentNode, operationName: st
     variableDefinitions: (operation.variableDefinitions ?? []).filter((definition) =>
       compile.reads.has(definition.variable.name.value),
     ),
+    costs: new Map(),
   };
 }
 

@@ -82,6 +82,13 @@ describe('operationCost', () => {
     expect(operationCost(schema, document, undefined, { n: 40, withFees: true })).toBe(81);
   });
 
+  it('tells a missing variable (its default applies) from a null one when it reuses a price', () => {
+    const document = parse(`query ($n: Int = 5) { ${INVENTORY} { items(first: $n) { nodes { id } } } }`);
+    expect(operationCost(schema, document, undefined, {})).toBe(6);
+    expect(operationCost(schema, document, undefined, { n: null })).toBe(21);
+    expect(operationCost(schema, document, undefined, {})).toBe(6);
+  });
+
   it('coerces only the variables the price reads', () => {
     // platformId costs nothing whatever its value; execution refuses a bad one on its own.
     const document = parse(`query ($p: String!, $n: Int!) { inventory(platformId: $p, appId: 730) { items(first: $n) { nodes { id } } } }`);
