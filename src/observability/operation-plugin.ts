@@ -83,6 +83,7 @@ export function useOperationObservability({
       });
       // Error messages are left out on purpose: codes are enough to find the request, and a
       // message may quote client input.
+      if (!logger.isLevelEnabled('info')) return;
       logger.info(
         {
           requestId: requestIdOf(request),

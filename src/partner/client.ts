@@ -309,11 +309,16 @@ export class PartnerClient {
       attempts,
     };
     if (error instanceof PartnerEnvelopeError) event.upstreamErrorCode = error.upstream.errorCode;
-    // The path is logged without its query string: the query carries the access token.
-    const log = { ...event, method: call.method, path: call.path, requestId: call.requestId };
-    if (outcome === 'ok') this.options.logger.debug(log, 'partner call');
-    else if (outcome === 'cancelled') this.options.logger.debug(log, 'partner call cancelled: the client went away');
-    else this.options.logger.warn(log, 'partner call failed');
+    const { logger } = this.options;
+    const level = outcome === 'ok' || outcome === 'cancelled' ? 'debug' : 'warn';
+    // Built only when the line is written: a successful call logs nothing at the usual info level.
+    if (logger.isLevelEnabled(level)) {
+      // The path is logged without its query string: the query carries the access token.
+      const log = { ...event, method: call.method, path: call.path, requestId: call.requestId };
+      if (outcome === 'ok') logger.debug(log, 'partner call');
+      else if (outcome === 'cancelled') logger.debug(log, 'partner call cancelled: the client went away');
+      else logger.warn(log, 'partner call failed');
+    }
     endPartnerCallSpan(span, event);
     this.options.onCall?.(event);
   }
