@@ -30,6 +30,8 @@ const { values: args } = parseArgs({
     // Another revision of the facade, run side by side as a third target (e.g. HEAD~1), so that
     // one run measures what a change gained.
     compare: { type: 'string', multiple: true, default: [] },
+    // This revision again with other Node flags (e.g. a heap limit), as one more target.
+    'compare-node-options': { type: 'string', multiple: true, default: [] },
     out: { type: 'string', default: join(ROOT, 'test/bench/results/latest.json') },
     'soak-requests': { type: 'string', default: String(100_000) },
     // Requests each target gets of each scenario before the measured rounds.
@@ -213,7 +215,7 @@ async function main(): Promise<void> {
     env: { SIMULATOR_PORT: String(simulatorPort), SIMULATOR_LATENCY_MS: '0' },
     readyPath: '/__simulator/calls',
   });
-  const facadeEnv = async (port: number) => ({
+  const facadeEnv = async (port: number, nodeOptions = args['facade-node-options']) => ({
     NODE_ENV: 'production',
     LOG_LEVEL: 'warn',
     HOST: '127.0.0.1',
@@ -221,12 +223,12 @@ async function main(): Promise<void> {
     PARTNER_API_URL: simulator.url,
     PARTNER_APP_KEY: DEMO_APP_KEY,
     LISTING_FEE_BATCH_MAX: String(LISTING_FEE_BATCH_MAX),
-    ...(args['facade-node-options'] ? { NODE_OPTIONS: args['facade-node-options'] } : {}),
+    ...(nodeOptions ? { NODE_OPTIONS: nodeOptions } : {}),
   });
-  const startFacade = async (name: string, cwd: string): Promise<Target> => {
+  const startFacade = async (name: string, cwd: string, nodeOptions?: string): Promise<Target> => {
     const port = await freePort();
     const script = buildForProduction(cwd);
-    const child = await startNode({ name, cwd, script, port, env: await facadeEnv(port), readyPath: '/health' });
+    const child = await startNode({ name, cwd, script, port, env: await facadeEnv(port, nodeOptions), readyPath: '/health' });
     return { name, child, kind: 'facade' };
   };
   const facade = await startFacade('facade', ROOT);
@@ -248,6 +250,9 @@ async function main(): Promise<void> {
     const { dir, sha } = checkoutRevision(ref);
     tempDirs.push(dir);
     compared.push(await startFacade(`facade@${sha}`, dir));
+  }
+  for (const nodeOptions of args['compare-node-options']) {
+    compared.push(await startFacade(`facade[${nodeOptions}]`, ROOT, nodeOptions));
   }
   const targets = [facade, baseline, ...compared];
   const requestsOf = (target: Target, scenario: Scenario) => (target.kind === 'facade' ? scenario.facade : scenario.baseline);

@@ -198,10 +198,18 @@ describe('request bodies', () => {
     expect(JSON.parse(result.body)).toEqual({ data: { __typename: 'Query' } });
   });
 
+  it.each(['application/json', 'application/json; charset=utf-8'])('executes a JSON body sent as %s', async (contentType) => {
+    const body = Buffer.from(JSON.stringify({ query: 'query Named { __typename }', operationName: 'Named' }));
+    const result = await rawPost([body], { chunked: false, contentType });
+    expect(result.status).toBe(200);
+    expect(JSON.parse(result.body)).toEqual({ data: { __typename: 'Query' } });
+  });
+
   const malformed: Array<[string, Buffer, string]> = [
     ['malformed JSON', Buffer.from('{"query": '), 'application/json'],
     ['an empty body', Buffer.alloc(0), 'application/json'],
     ['JSON that is not an object', Buffer.from('"{ __typename }"'), 'application/json'],
+    ['an empty JSON object', Buffer.from('{}'), 'application/json'],
     ['no query', Buffer.from('{"variables": {}}'), 'application/json'],
     ['a query that is not a string', Buffer.from('{"query": 42}'), 'application/json'],
     ['variables that are not an object', Buffer.from('{"query": "{ __typename }", "variables": [1]}'), 'application/json'],
