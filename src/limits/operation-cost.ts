@@ -9,6 +9,10 @@ import {
   getNamedType,
   getVariableValues,
   isCompositeType,
+  isInputType,
+  isLeafType,
+  typeFromAST,
+  valueFromAST,
   isObjectType,
   isInterfaceType,
   Kind,
@@ -57,13 +61,18 @@ type Price = (variables: Record<string, unknown>, pageSize: number) => number;
  */
 interface PricePlan {
   price: Price;
-  variableDefinitions: readonly VariableDefinitionNode[];
-  /** Costs by the JSON of the variables read, for short keys (`first: 20` is "[[20]]"). */
+  /** Read variables of scalar (leaf) types: coerced per request, and cheap to coerce. */
+  scalarDefinitions: readonly VariableDefinitionNode[];
+  /**
+   * Read variables of input object types (a mutation's `input`), by name with their default. The
+   * price reads only their shape (how many items); coercing them, which is most of what a
+   * 20-item mutation's price cost, is left to execution, which refuses a bad one anyway.
+   */
+  inputVariables: ReadonlyArray<readonly [name: string, fallback: unknown]>;
+  /** Costs by the JSON of the scalar variables, when the price reads no input object. */
   costs: Map<string, number | null>;
 }
 
-/** Keys longer than this (a mutation's whole input) are priced afresh each time. */
-const MAX_COST_KEY_LENGTH = 200;
 /** Distinct variable values remembered per plan; the cache starts over when it is full. */
 const MAX_COSTS_PER_PLAN = 256;
 
@@ -71,7 +80,7 @@ const plans = new WeakMap<DocumentNode, Map<string, PricePlan | null>>();
 
 /**
  * The cost of one operation of a valid document under the given (raw) variables; null when the
- * variables it reads do not coerce (execution refuses those before any resolver runs).
+ * scalar variables it reads do not coerce (execution refuses those before any resolver runs).
  */
 export function operationCost(
   schema: GraphQLSchema,
@@ -87,24 +96,34 @@ export function operationCost(
     byName.set(operationName ?? '', plan);
   }
   if (!plan) return null;
-  if (plan.variableDefinitions.length === 0) return plan.price({}, 1);
   const raw = rawVariables ?? {};
+  if (plan.inputVariables.length > 0) {
+    const variables = scalarVariables(schema, plan, raw);
+    if (!variables) return null;
+    for (const [name, fallback] of plan.inputVariables) variables[name] = raw[name] === undefined ? fallback : raw[name];
+    return plan.price(variables, 1);
+  }
+  if (plan.scalarDefinitions.length === 0) return plan.price({}, 1);
   // A missing variable ([]: its default applies) and a null one ([null]) are different keys.
   const key = JSON.stringify(
-    plan.variableDefinitions.map((definition) => {
+    plan.scalarDefinitions.map((definition) => {
       const value = raw[definition.variable.name.value];
       return value === undefined ? [] : [value];
     }),
   );
-  const known = key.length <= MAX_COST_KEY_LENGTH ? plan.costs.get(key) : undefined;
-  if (known !== undefined) return known;
-  const coerced = getVariableValues(schema, plan.variableDefinitions, raw);
-  const cost = coerced.errors ? null : plan.price(coerced.coerced, 1);
-  if (key.length <= MAX_COST_KEY_LENGTH) {
-    if (plan.costs.size >= MAX_COSTS_PER_PLAN) plan.costs.clear();
-    plan.costs.set(key, cost);
-  }
+  let cost = plan.costs.get(key);
+  if (cost !== undefined) return cost;
+  const variables = scalarVariables(schema, plan, raw);
+  cost = variables ? plan.price(variables, 1) : null;
+  if (plan.costs.size >= MAX_COSTS_PER_PLAN) plan.costs.clear();
+  plan.costs.set(key, cost);
   return cost;
+}
+
+function scalarVariables(schema: GraphQLSchema, plan: PricePlan, raw: Record<string, unknown>): Record<string, unknown> | null {
+  if (plan.scalarDefinitions.length === 0) return {};
+  const coerced = getVariableValues(schema, plan.scalarDefinitions, raw);
+  return coerced.errors ? null : { ...coerced.coerced };
 }
 
 interface Compile {
@@ -133,11 +152,17 @@ function planOf(schema: GraphQLSchema, document: DocumentNode, operationName: st
   );
   const compile: Compile = { schema, fragments, reads: new Set() };
   const price = selectionSetPrice(compile, operation.selectionSet, rootType) ?? FREE;
+  const read = (operation.variableDefinitions ?? []).filter((definition) => compile.reads.has(definition.variable.name.value));
   return {
     price,
-    variableDefinitions: (operation.variableDefinitions ?? []).filter((definition) =>
-      compile.reads.has(definition.variable.name.value),
-    ),
+    scalarDefinitions: read.filter((definition) => isLeafType(getNamedType(typeFromAST(schema, definition.type)))),
+    inputVariables: read
+      .filter((definition) => !isLeafType(getNamedType(typeFromAST(schema, definition.type))))
+      .map((definition) => {
+        const type = typeFromAST(schema, definition.type);
+        const fallback = definition.defaultValue && type && isInputType(type) ? valueFromAST(definition.defaultValue, type) : undefined;
+        return [definition.variable.name.value, fallback] as const;
+      }),
     costs: new Map(),
   };
 }

@@ -89,6 +89,14 @@ describe('operationCost', () => {
     expect(operationCost(schema, document, undefined, {})).toBe(6);
   });
 
+  it('prices a mutation by how many items its input has, leaving the input\'s coercion to execution', () => {
+    const document = parse('mutation ($input: CalculateListingFeeInput!) { calculateListingFee(input: $input) { fees { fee } } }');
+    const items = (n: number) => Array.from({ length: n }, () => ({ price: 'not a price' }));
+    expect(operationCost(schema, document, undefined, { input: { items: items(3) } })).toBe(4);
+    expect(operationCost(schema, document, undefined, { input: { items: items(500) } })).toBe(101);
+    expect(operationCost(schema, document, undefined, { input: { items: 'none' } })).toBe(2);
+  });
+
   it('coerces only the variables the price reads', () => {
     // platformId costs nothing whatever its value; execution refuses a bad one on its own.
     const document = parse(`query ($p: String!, $n: Int!) { inventory(platformId: $p, appId: 730) { items(first: $n) { nodes { id } } } }`);
