@@ -1,0 +1,59 @@
+#!/usr/bin/env bash
+# Instructions per request of bench scenario (a), counted by valgrind's callgrind: the same count
+# for the same build and inputs whatever else the machine is doing, unlike req/s or CPU time on a
+# shared machine. A tool for deciding whether a change made the facade cheaper, not a benchmark
+# of its speed (it does not see cache misses, so a lower count is necessary, not sufficient).
+#
+#   test/bench/instructions.sh [facade|baseline] [requests] [node flags...]
+#
+# Starts the simulator and the target (the facade from dist/main.js, so run `npm run build`
+# first), sends WARMUP requests with counting off (V8 compiles the hot code then), counts the next
+# `requests`, and prints instructions per request, all threads included. Takes a few minutes:
+# valgrind runs Node some 50 times slower. Needs valgrind (Debian: apt-get install valgrind).
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+
+TARGET=${1:-facade}
+REQUESTS=${2:-300}
+shift $(( $# > 2 ? 2 : $# ))
+WARMUP=${WARMUP:-3000}
+SIMULATOR_PORT=${SIMULATOR_PORT:-4981}
+TARGET_PORT=$((SIMULATOR_PORT + 1))
+OUT=$(mktemp -d)
+trap 'kill $(jobs -p) 2>/dev/null || true; rm -rf "$OUT"' EXIT
+
+command -v valgrind >/dev/null || { echo "valgrind is not installed (apt-get install valgrind)" >&2; exit 1; }
+[ "$TARGET" = baseline ] || [ -f dist/main.js ] || { echo "dist/main.js is missing: run npm run build" >&2; exit 1; }
+
+SIMULATOR_PORT=$SIMULATOR_PORT SIMULATOR_LATENCY_MS=0 node --import tsx src/simulator/main.ts >/dev/null &
+APP_KEY=$(node --import tsx -e "import('./src/simulator/data.ts').then((m) => console.log(m.DEMO_APP_KEY))")
+COUNT=(valgrind --tool=callgrind --instr-atstart=no --smc-check=all-non-file --callgrind-out-file="$OUT/callgrind.out")
+if [ "$TARGET" = baseline ]; then
+  BASELINE_PORT=$TARGET_PORT PARTNER_API_URL=http://127.0.0.1:$SIMULATOR_PORT PARTNER_APP_KEY=$APP_KEY \
+    "${COUNT[@]}" node --import tsx test/bench/baseline.ts >"$OUT/target.log" 2>&1 &
+else
+  NODE_ENV=production LOG_LEVEL=warn PORT=$TARGET_PORT PARTNER_API_URL=http://127.0.0.1:$SIMULATOR_PORT \
+    PARTNER_APP_KEY=$APP_KEY UPSTREAM_TIMEOUT_MS=120000 "${COUNT[@]}" node "$@" dist/main.js >"$OUT/target.log" 2>&1 &
+fi
+PID=$!
+for _ in $(seq 1 180); do curl -s -o /dev/null "http://127.0.0.1:$TARGET_PORT/health" && break; sleep 1; done
+
+drive() {
+  node --import tsx -e "
+    import autocannon from 'autocannon';
+    import { buildScenarios } from './test/bench/scenarios.ts';
+    const scenario = buildScenarios().find((s) => s.id === 'a');
+    const request = ('$TARGET' === 'baseline' ? scenario.baseline : scenario.facade)[0];
+    const result = await autocannon({ url: 'http://127.0.0.1:$TARGET_PORT', connections: scenario.connections,
+      amount: $1, timeout: 120, method: request.method, headers: request.headers, body: request.body,
+      requests: [{ path: request.path }] });
+    if (result.non2xx || result.errors || result.timeouts) { console.error('failed requests', result); process.exit(1); }"
+}
+drive "$WARMUP"
+callgrind_control -i on "$PID" >/dev/null 2>&1
+drive "$REQUESTS"
+callgrind_control -i off "$PID" >/dev/null 2>&1
+kill -TERM "$PID"
+wait "$PID" || true
+TOTAL=$(awk '/^totals:/ { print $2 }' "$OUT/callgrind.out")
+echo "$TARGET: $((TOTAL / REQUESTS)) instructions per request ($REQUESTS requests after $WARMUP)"
