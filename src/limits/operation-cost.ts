@@ -56,19 +56,19 @@ type Price = (variables: Record<string, unknown>, pageSize: number) => number;
 
 /**
  * What pricing one operation needs, worked out once per parsed document and operation name (Yoga's
- * parse cache hands back the same DocumentNode for the same text): the price function, and the
- * definitions of the only variables it reads, so that each request coerces just those.
+ * parse cache hands back the same DocumentNode for the same text): the price function and the
+ * variables it reads, so that a request coerces at most those, and only the cheap ones.
  */
 interface PricePlan {
   price: Price;
   /** Read variables of scalar (leaf) types: coerced per request, and cheap to coerce. */
-  scalarDefinitions: readonly VariableDefinitionNode[];
+  scalarDefinitions: VariableDefinitionNode[];
   /**
    * Read variables of input object types (a mutation's `input`), by name with their default. The
    * price reads only their shape (how many items); coercing them, which is most of what a
    * 20-item mutation's price cost, is left to execution, which refuses a bad one anyway.
    */
-  inputVariables: ReadonlyArray<readonly [name: string, fallback: unknown]>;
+  inputVariables: Array<readonly [name: string, fallback: unknown]>;
   /** Costs by the JSON of the scalar variables, when the price reads no input object. */
   costs: Map<string, number | null>;
 }
@@ -152,19 +152,18 @@ function planOf(schema: GraphQLSchema, document: DocumentNode, operationName: st
   );
   const compile: Compile = { schema, fragments, reads: new Set() };
   const price = selectionSetPrice(compile, operation.selectionSet, rootType) ?? FREE;
-  const read = (operation.variableDefinitions ?? []).filter((definition) => compile.reads.has(definition.variable.name.value));
-  return {
-    price,
-    scalarDefinitions: read.filter((definition) => isLeafType(getNamedType(typeFromAST(schema, definition.type)))),
-    inputVariables: read
-      .filter((definition) => !isLeafType(getNamedType(typeFromAST(schema, definition.type))))
-      .map((definition) => {
-        const type = typeFromAST(schema, definition.type);
-        const fallback = definition.defaultValue && type && isInputType(type) ? valueFromAST(definition.defaultValue, type) : undefined;
-        return [definition.variable.name.value, fallback] as const;
-      }),
-    costs: new Map(),
-  };
+  const plan: PricePlan = { price, scalarDefinitions: [], inputVariables: [], costs: new Map() };
+  for (const definition of operation.variableDefinitions ?? []) {
+    if (!compile.reads.has(definition.variable.name.value)) continue;
+    const type = typeFromAST(schema, definition.type);
+    if (isLeafType(getNamedType(type))) {
+      plan.scalarDefinitions.push(definition);
+    } else {
+      const fallback = definition.defaultValue && type && isInputType(type) ? valueFromAST(definition.defaultValue, type) : undefined;
+      plan.inputVariables.push([definition.variable.name.value, fallback]);
+    }
+  }
+  return plan;
 }
 
 const FREE: Price = () => 0;
