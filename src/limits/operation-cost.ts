@@ -2,6 +2,7 @@
 // price is over the limit. Runs with the request's own variables, so `items(first: $n)` costs n.
 // The walk of the document happens once per document; a request only evaluates its price.
 import {
+  GraphQLError,
   GraphQLIncludeDirective,
   GraphQLSkipDirective,
   getArgumentValues,
@@ -101,7 +102,14 @@ export function operationCost(
     const variables = scalarVariables(schema, plan, raw);
     if (!variables) return null;
     for (const [name, fallback] of plan.inputVariables) variables[name] = raw[name] === undefined ? fallback : raw[name];
-    return plan.price(variables, 1);
+    try {
+      return plan.price(variables, 1);
+    } catch (error) {
+      // An argument built from uncoerced input (`input: { items: $items }` with items null) does
+      // not fit its type: execution refuses it with BAD_USER_INPUT before any resolver runs.
+      if (error instanceof GraphQLError) return null;
+      throw error;
+    }
   }
   if (plan.scalarDefinitions.length === 0) return plan.price({}, 1);
   // A missing variable ([]: its default applies) and a null one ([null]) are different keys.
@@ -122,8 +130,9 @@ export function operationCost(
 
 function scalarVariables(schema: GraphQLSchema, plan: PricePlan, raw: Record<string, unknown>): Record<string, unknown> | null {
   if (plan.scalarDefinitions.length === 0) return {};
+  // getVariableValues answers a new object each time: the caller may add to it.
   const coerced = getVariableValues(schema, plan.scalarDefinitions, raw);
-  return coerced.errors ? null : { ...coerced.coerced };
+  return coerced.errors ? null : coerced.coerced;
 }
 
 interface Compile {

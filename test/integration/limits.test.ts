@@ -240,4 +240,15 @@ describe('variables that do not fit their types', () => {
     expect(result.errors[0]!.message).toContain('Int cannot represent non-integer value: "seven-thirty"');
     expect(kit().simulator.calls).toHaveLength(0);
   });
+
+  it('are BAD_USER_INPUT inside an input object literal too (the cost limit leaves them to execution)', async () => {
+    const response = await kit().post({
+      query: 'mutation ($items: [ListingFeeItemInput!]!) { calculateListingFee(input: { items: $items }) { fees { fee } } }',
+      variables: { items: null },
+    });
+    const result = (await response.json()) as { data?: unknown; errors: Array<{ extensions?: { code?: string } }> };
+    expect(result.data).toBeUndefined();
+    expect(result.errors.map((error) => error.extensions?.code)).toEqual(['BAD_USER_INPUT']);
+    expect(kit().simulator.calls).toHaveLength(0);
+  });
 });

@@ -97,6 +97,13 @@ describe('operationCost', () => {
     expect(operationCost(schema, document, undefined, { input: { items: 'none' } })).toBe(2);
   });
 
+  it('gives up (null) when an argument built around an uncoerced input does not fit its type', () => {
+    const document = parse('mutation ($items: [ListingFeeItemInput!]!) { calculateListingFee(input: { items: $items }) { fees { fee } } }');
+    expect(operationCost(schema, document, undefined, { items: null })).toBeNull();
+    expect(operationCost(schema, document, undefined, {})).toBeNull();
+    expect(operationCost(schema, document, undefined, { items: [{ price: 1 }, { price: 2 }] })).toBe(3);
+  });
+
   it('coerces only the variables the price reads', () => {
     // platformId costs nothing whatever its value; execution refuses a bad one on its own.
     const document = parse(`query ($p: String!, $n: Int!) { inventory(platformId: $p, appId: 730) { items(first: $n) { nodes { id } } } }`);
