@@ -77,7 +77,8 @@ interface PricePlan {
 /** Distinct variable values remembered per plan; the cache starts over when it is full. */
 const MAX_COSTS_PER_PLAN = 256;
 
-const plans = new WeakMap<DocumentNode, Map<string, PricePlan | null>>();
+/** Plans by schema, parsed document and operation name. */
+const plans = new WeakMap<GraphQLSchema, WeakMap<DocumentNode, Map<string, PricePlan | null>>>();
 
 /**
  * The cost of one operation of a valid document under the given (raw) variables; null when the
@@ -89,8 +90,10 @@ export function operationCost(
   operationName: string | null | undefined,
   rawVariables: Record<string, unknown> | null | undefined,
 ): number | null {
-  let byName = plans.get(document);
-  if (!byName) plans.set(document, (byName = new Map()));
+  let byDocument = plans.get(schema);
+  if (!byDocument) plans.set(schema, (byDocument = new WeakMap()));
+  let byName = byDocument.get(document);
+  if (!byName) byDocument.set(document, (byName = new Map()));
   let plan = byName.get(operationName ?? '');
   if (plan === undefined) {
     plan = planOf(schema, document, operationName);
