@@ -4,8 +4,7 @@ import { setTimeout as delay } from 'node:timers/promises';
 import { ConfigError, loadConfig, type Config } from './config.js';
 import { createLogger } from './logger.js';
 import { createTradegraph } from './server.js';
-import { DEMO_ACCESS_TOKEN, DEMO_APP_KEY } from './simulator/data.js';
-import { startSimulator, type PartnerSimulator } from './simulator/server.js';
+import type { PartnerSimulator } from './simulator/server.js';
 
 /** How long in-flight requests may take to finish after SIGTERM before connections are cut. */
 const SHUTDOWN_GRACE_MS = 10_000;
@@ -32,8 +31,15 @@ async function main(): Promise<void> {
   let partnerApiUrl = config.partnerApiUrl;
   let partnerOpenApiUrl = config.partnerOpenApiUrl;
   let partnerAppKey = config.partnerAppKey;
+  let graphiqlHeaders: Record<string, string> = {};
   if (partnerApiUrl === null) {
+    // Loaded on demand, like the tracing SDK: a service with a real upstream never holds the demo.
+    const [{ startSimulator }, { DEMO_ACCESS_TOKEN, DEMO_APP_KEY }] = await Promise.all([
+      import('./simulator/server.js'),
+      import('./simulator/data.js'),
+    ]);
     simulator = await startSimulator();
+    graphiqlHeaders = { Authorization: `Bearer ${DEMO_ACCESS_TOKEN}` };
     partnerApiUrl = partnerOpenApiUrl = simulator.url;
     partnerAppKey ??= DEMO_APP_KEY;
     logger.info(
@@ -47,7 +53,7 @@ async function main(): Promise<void> {
   const service = createTradegraph({
     config: { ...config, partnerApiUrl, partnerOpenApiUrl: partnerOpenApiUrl ?? partnerApiUrl, partnerAppKey },
     logger,
-    graphiqlHeaders: simulator ? { Authorization: `Bearer ${DEMO_ACCESS_TOKEN}` } : {},
+    graphiqlHeaders,
   });
   const url = await service.listen(config.port, config.host);
   logger.info(
