@@ -24,7 +24,7 @@ const { values: args } = parseArgs({
   options: {
     soak: { type: 'boolean', default: false },
     'soak-only': { type: 'boolean', default: false },
-    rounds: { type: 'string', default: '4' },
+    rounds: { type: 'string', default: '5' },
     duration: { type: 'string', default: '3' },
     scenarios: { type: 'string', default: 'a,b,c,d,e' },
     // Another revision of the facade, run side by side as a third target (e.g. HEAD~1), so that
