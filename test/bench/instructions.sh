@@ -6,8 +6,8 @@
 #
 #   test/bench/instructions.sh [facade|baseline] [requests] [node flags...]
 #
-# Starts the simulator and the target (the facade from dist/main.js, so run `npm run build`
-# first), sends WARMUP requests with counting off (V8 compiles the hot code then), counts the next
+# Starts the simulator and the target (the facade as `npm run start:prod` runs it: its Node flags,
+# then any given here, and dist/main.js, so run `npm run build` first), sends WARMUP requests with counting off (V8 compiles the hot code then), counts the next
 # `requests`, and prints instructions per request, all threads included. Takes a few minutes:
 # valgrind runs Node some 50 times slower. Needs valgrind (Debian: apt-get install valgrind).
 set -euo pipefail
@@ -27,13 +27,14 @@ command -v valgrind >/dev/null || { echo "valgrind is not installed (apt-get ins
 
 SIMULATOR_PORT=$SIMULATOR_PORT SIMULATOR_LATENCY_MS=0 node --import tsx src/simulator/main.ts >/dev/null &
 APP_KEY=$(node --import tsx -e "import('./src/simulator/data.ts').then((m) => console.log(m.DEMO_APP_KEY))")
+read -r -a PROD_FLAGS <<<"$(node --import tsx -e "import('./test/support/production-command.ts').then((m) => console.log(m.productionCommand('.').nodeArgs.join(' ')))")"
 COUNT=(valgrind --tool=callgrind --instr-atstart=no --smc-check=all-non-file --callgrind-out-file="$OUT/callgrind.out")
 if [ "$TARGET" = baseline ]; then
   BASELINE_PORT=$TARGET_PORT PARTNER_API_URL=http://127.0.0.1:$SIMULATOR_PORT PARTNER_APP_KEY=$APP_KEY \
     "${COUNT[@]}" node --import tsx test/bench/baseline.ts >"$OUT/target.log" 2>&1 &
 else
   NODE_ENV=production LOG_LEVEL=warn PORT=$TARGET_PORT PARTNER_API_URL=http://127.0.0.1:$SIMULATOR_PORT \
-    PARTNER_APP_KEY=$APP_KEY UPSTREAM_TIMEOUT_MS=120000 "${COUNT[@]}" node "$@" dist/main.js >"$OUT/target.log" 2>&1 &
+    PARTNER_APP_KEY=$APP_KEY UPSTREAM_TIMEOUT_MS=120000 "${COUNT[@]}" node "${PROD_FLAGS[@]}" "$@" dist/main.js >"$OUT/target.log" 2>&1 &
 fi
 PID=$!
 for _ in $(seq 1 180); do curl -s -o /dev/null "http://127.0.0.1:$TARGET_PORT/health" && break; sleep 1; done

@@ -26,7 +26,7 @@ const report = JSON.parse(readFileSync(file, 'utf8')) as {
   date: string;
   commit: string;
   machine: { cores: number; cpuModel: string; memoryGiB: number; node: string };
-  settings: { rounds: number; durationS: number };
+  settings: { rounds: number; durationS: number; nodeArgs?: Record<string, string[]> };
   scenarios?: ScenarioResult[];
   soak?: { requests: number; rps: number; peakRssMiB: number; slopeSecondHalfMiBPer10kRequests: number; samples: { requests: number; rssMiB: number }[] };
 };
@@ -34,7 +34,8 @@ const report = JSON.parse(readFileSync(file, 'utf8')) as {
 const { machine, settings } = report;
 console.log(
   `Taken ${report.date.slice(0, 16).replace('T', ' ')} UTC at commit ${report.commit} on ${machine.cores} × ${machine.cpuModel}, ` +
-    `${machine.memoryGiB} GiB, Node ${machine.node}; ${settings.rounds} rounds of ${settings.durationS} s per target and scenario.\n`,
+    `${machine.memoryGiB} GiB, Node ${machine.node}; ${settings.rounds} rounds of ${settings.durationS} s per target and scenario` +
+    (settings.nodeArgs?.facade ? `; the facade ran as \`node ${[...settings.nodeArgs.facade, 'dist/main.js'].join(' ')}\`.\n` : '.\n'),
 );
 console.log('| Scenario | conns | facade req/s | baseline req/s | ratio req/s | facade p50 / p99 ms | baseline p50 / p99 ms | ratio p50 / p99 | CPU ms/req facade / baseline | upstream calls/op (min) | facade peak RSS |');
 console.log('|---|---|---|---|---|---|---|---|---|---|---|');

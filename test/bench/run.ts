@@ -12,6 +12,7 @@ import { isDeepStrictEqual, parseArgs } from 'node:util';
 import autocannon from 'autocannon';
 import { DEMO_APP_KEY } from '../../src/simulator/data.js';
 import { cpuMsOf, freePort, killAllNow, memoryOf, sampleRss, startNode, stopAll, type Child } from './processes.js';
+import { productionCommand } from '../support/production-command.js';
 import { buildScenarios, hundredFeesRequest, type BenchRequest, type Scenario } from './scenarios.js';
 import { median, percentile, ratio, round, slope } from './stats.js';
 
@@ -49,6 +50,8 @@ interface Target {
   name: string;
   child: Child;
   kind: 'facade' | 'baseline';
+  /** Node's flags for the process (a facade's are start:prod's, then any given to the bench). */
+  nodeArgs: string[];
 }
 
 interface RoundResult {
@@ -181,23 +184,26 @@ function machine() {
 function gitCommit(): string {
   try {
     const sha = execFileSync('git', ['rev-parse', '--short', 'HEAD'], { cwd: ROOT, encoding: 'utf8' }).trim();
-    const dirty = execFileSync('git', ['status', '--porcelain', '--', 'src'], { cwd: ROOT, encoding: 'utf8' }).trim();
-    return dirty ? `${sha}+dirty-src` : sha;
+    // What the facade runs: its sources, and package.json, whose start:prod flags it runs with.
+    const dirty = execFileSync('git', ['status', '--porcelain', '--', 'src', 'package.json'], { cwd: ROOT, encoding: 'utf8' }).trim();
+    return dirty ? `${sha}+dirty` : sha;
   } catch {
     return 'unknown';
   }
 }
 
 /**
- * The facade runs as production runs it: `npm run build`, then plain node on the bundle, not
- * under tsx (whose transpiled sources and source maps cost some 50 MB of RSS). A checkout from
- * before the build script existed runs under tsx.
+ * The facade runs as production runs it: `npm run build`, then `npm run start:prod`'s Node flags
+ * and bundle (read from that checkout's package.json), not under tsx (whose transpiled sources and
+ * source maps cost some 50 MB of RSS). A checkout from before the build script existed runs under
+ * tsx.
  */
-function buildForProduction(cwd: string): string {
+function buildForProduction(cwd: string): { script: string; nodeArgs: string[] } {
   const manifest = JSON.parse(readFileSync(join(cwd, 'package.json'), 'utf8')) as { scripts?: Record<string, string> };
-  if (!manifest.scripts?.build) return 'src/main.ts';
+  if (!manifest.scripts?.build) return { script: 'src/main.ts', nodeArgs: [] };
   execFileSync('npm', ['run', '--silent', 'build'], { cwd, stdio: ['ignore', 'ignore', 'inherit'] });
-  return 'dist/main.js';
+  const command = productionCommand(cwd);
+  return command ? { script: command.entry, nodeArgs: command.nodeArgs } : { script: 'dist/main.js', nodeArgs: [] };
 }
 
 async function main(): Promise<void> {
@@ -215,7 +221,7 @@ async function main(): Promise<void> {
     env: { SIMULATOR_PORT: String(simulatorPort), SIMULATOR_LATENCY_MS: '0' },
     readyPath: '/__simulator/calls',
   });
-  const facadeEnv = async (port: number, nodeOptions = args['facade-node-options']) => ({
+  const facadeEnv = (port: number) => ({
     NODE_ENV: 'production',
     LOG_LEVEL: 'warn',
     HOST: '127.0.0.1',
@@ -223,19 +229,21 @@ async function main(): Promise<void> {
     PARTNER_API_URL: simulator.url,
     PARTNER_APP_KEY: DEMO_APP_KEY,
     LISTING_FEE_BATCH_MAX: String(LISTING_FEE_BATCH_MAX),
-    ...(nodeOptions ? { NODE_OPTIONS: nodeOptions } : {}),
   });
-  const startFacade = async (name: string, cwd: string, nodeOptions?: string): Promise<Target> => {
+  // Extra Node flags go after start:prod's own, so that a flag given here wins over the same flag there.
+  const startFacade = async (name: string, cwd: string, nodeOptions = args['facade-node-options']): Promise<Target> => {
     const port = await freePort();
-    const script = buildForProduction(cwd);
-    const child = await startNode({ name, cwd, script, port, env: await facadeEnv(port, nodeOptions), readyPath: '/health' });
-    return { name, child, kind: 'facade' };
+    const { script, nodeArgs } = buildForProduction(cwd);
+    const execArgv = [...nodeArgs, ...nodeOptions.split(/\s+/).filter(Boolean)];
+    const child = await startNode({ name, cwd, script, port, env: facadeEnv(port), readyPath: '/health', execArgv });
+    return { name, child, kind: 'facade', nodeArgs: execArgv };
   };
   const facade = await startFacade('facade', ROOT);
   const baselinePort = await freePort();
   const baseline: Target = {
     name: 'baseline',
     kind: 'baseline',
+    nodeArgs: [],
     child: await startNode({
       name: 'baseline',
       cwd: ROOT,
@@ -261,7 +269,7 @@ async function main(): Promise<void> {
     date: new Date().toISOString(),
     commit: gitCommit(),
     machine: info,
-    settings: { rounds: ROUNDS, durationS: DURATION_S, warmupRequests: WARMUP_REQUESTS, facadeNodeOptions: args['facade-node-options'], listingFeeBatchMax: LISTING_FEE_BATCH_MAX, order: targets.map((t) => t.name) },
+    settings: { rounds: ROUNDS, durationS: DURATION_S, warmupRequests: WARMUP_REQUESTS, facadeNodeOptions: args['facade-node-options'], listingFeeBatchMax: LISTING_FEE_BATCH_MAX, order: targets.map((t) => t.name), nodeArgs: Object.fromEntries(targets.map((t) => [t.name, t.nodeArgs])) },
   };
 
   if (!args['soak-only']) {
@@ -296,11 +304,11 @@ async function main(): Promise<void> {
     const results = [];
     for (const scenario of scenarios) {
       const rounds: Record<string, RoundResult[]> = Object.fromEntries(targets.map((t) => [t.name, []]));
-      const rssPeaks: number[] = [];
+      const rssPeaks: Record<string, number[]> = Object.fromEntries(targets.map((t) => [t.name, []]));
       for (let roundIndex = 0; roundIndex < ROUNDS; roundIndex++) {
         // A B A B: every target gets every round, in the same order, so drift hits all alike.
         for (const target of targets) {
-          const sampler = target === facade ? sampleRss(facade.child.process.pid!, 200) : null;
+          const sampler = sampleRss(target.child.process.pid!, 200);
           const cpuBefore = cpuMsOf(target.child.process.pid!);
           const simulatorCpuBefore = cpuMsOf(simulator.process.pid!);
           const result: RoundResult = await drive(target.child.url, requestsOf(target, scenario), scenario.connections, {
@@ -308,7 +316,7 @@ async function main(): Promise<void> {
           });
           result.cpuMsPerRequest = round((cpuMsOf(target.child.process.pid!) - cpuBefore) / result.requests, 3);
           result.simulatorCpuMsPerRequest = round((cpuMsOf(simulator.process.pid!) - simulatorCpuBefore) / result.requests, 3);
-          if (sampler) rssPeaks.push(Math.max(...sampler.stop()));
+          rssPeaks[target.name]!.push(Math.max(...sampler.stop()));
           rounds[target.name]!.push(result);
         }
       }
@@ -323,6 +331,8 @@ async function main(): Promise<void> {
               p99: round(median(list.map((r) => r.p99)), 3),
               cpuMsPerRequest: round(median(list.map((r) => r.cpuMsPerRequest!)), 3),
               simulatorCpuMsPerRequest: round(median(list.map((r) => r.simulatorCpuMsPerRequest!)), 3),
+              // The highest RSS sampled (every 200 ms) during this scenario's rounds.
+              peakRssMiB: round(Math.max(...rssPeaks[t.name]!), 1),
             },
           ];
         }),
@@ -347,7 +357,7 @@ async function main(): Promise<void> {
         ratioFacadeToCompared: Object.fromEntries(compared.map((c) => [c.name, pairRatios(c.name)])),
         upstreamCallsPerOperation: upstream[scenario.id],
         minimumUpstreamCalls: scenario.minimumUpstream,
-        facadePeakRssMiB: round(Math.max(...rssPeaks), 1),
+        facadePeakRssMiB: round(Math.max(...rssPeaks[facade.name]!), 1),
         rounds,
       };
       results.push(entry);
@@ -416,7 +426,10 @@ function printScenario(
   entry: {
     id: string;
     title: string;
-    medians: Record<string, { rps: number; p50: number; p99: number; cpuMsPerRequest: number; simulatorCpuMsPerRequest: number }>;
+    medians: Record<
+      string,
+      { rps: number; p50: number; p99: number; cpuMsPerRequest: number; simulatorCpuMsPerRequest: number; peakRssMiB: number }
+    >;
     ratioFacadeToBaseline: Ratios;
     ratioFacadeToCompared: Record<string, Ratios>;
     upstreamCallsPerOperation: Record<string, UpstreamCount> | undefined;
@@ -431,7 +444,7 @@ function printScenario(
     console.log(
       `  ${target.name.padEnd(18)} ${m.rps.toFixed(0).padStart(6)} req/s  p50 ${m.p50.toFixed(2).padStart(7)} ms  p99 ${m.p99
         .toFixed(2)
-        .padStart(7)} ms  CPU/req ${m.cpuMsPerRequest.toFixed(3)} ms (simulator ${m.simulatorCpuMsPerRequest.toFixed(3)})  upstream/op: ${calls?.readInventory} GET + ${calls?.calculateListingFee} POST`,
+        .padStart(7)} ms  CPU/req ${m.cpuMsPerRequest.toFixed(3)} ms (simulator ${m.simulatorCpuMsPerRequest.toFixed(3)})  RSS peak ${m.peakRssMiB.toFixed(0)} MiB  upstream/op: ${calls?.readInventory} GET + ${calls?.calculateListingFee} POST`,
     );
   }
   const r = entry.ratioFacadeToBaseline;

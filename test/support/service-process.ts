@@ -5,6 +5,7 @@ import { spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { fileURLToPath } from 'node:url';
 import { createInterface } from 'node:readline';
+import { productionCommand } from './production-command.js';
 
 export interface ServiceProcess {
   url: string;
@@ -24,7 +25,7 @@ export async function startServiceProcess(
   const inherited = Object.fromEntries(
     Object.entries(process.env).filter(([name]) => !/^(NODE_ENV|OTEL_|PARTNER_|PORT$|HOST$|LOG_LEVEL$)/.test(name)),
   );
-  const argv = entry.endsWith('.js') ? ['--enable-source-maps', entry] : ['--import', 'tsx', entry];
+  const argv = entry.endsWith('.js') ? [...productionCommand(ROOT)!.nodeArgs, entry] : ['--import', 'tsx', entry];
   const child = spawn(process.execPath, argv, {
     cwd: ROOT,
     env: { ...inherited, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'info', ...env },
