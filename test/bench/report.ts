@@ -9,6 +9,8 @@ interface Figures {
   p50: number;
   p99: number;
   cpuMsPerRequest: number;
+  /** Sampled during the scenario's rounds; missing in results from before every target was sampled. */
+  peakRssMiB?: number;
 }
 interface ScenarioResult {
   id: string;
@@ -37,7 +39,7 @@ console.log(
     `${machine.memoryGiB} GiB, Node ${machine.node}; ${settings.rounds} rounds of ${settings.durationS} s per target and scenario` +
     (settings.nodeArgs?.facade ? `; the facade ran as \`node ${[...settings.nodeArgs.facade, 'dist/main.js'].join(' ')}\`.\n` : '.\n'),
 );
-console.log('| Scenario | conns | facade req/s | baseline req/s | ratio req/s | facade p50 / p99 ms | baseline p50 / p99 ms | ratio p50 / p99 | CPU ms/req facade / baseline | upstream calls/op (min) | facade peak RSS |');
+console.log('| Scenario | conns | facade req/s | baseline req/s | ratio req/s | facade p50 / p99 ms | baseline p50 / p99 ms | ratio p50 / p99 | CPU ms/req facade / baseline | upstream calls/op (min) | peak RSS facade / baseline |');
 console.log('|---|---|---|---|---|---|---|---|---|---|---|');
 for (const s of report.scenarios ?? []) {
   const f = s.medians.facade!;
@@ -49,7 +51,8 @@ for (const s of report.scenarios ?? []) {
     `| (${s.id}) ${s.title} | ${s.connections} | ${f.rps.toFixed(0)} | ${b.rps.toFixed(0)} | ${r.rps.toFixed(2)} | ` +
       `${f.p50.toFixed(1)} / ${f.p99.toFixed(1)} | ${b.p50.toFixed(1)} / ${b.p99.toFixed(1)} | ${r.p50.toFixed(2)} / ${r.p99.toFixed(2)} | ` +
       `${f.cpuMsPerRequest.toFixed(2)} / ${b.cpuMsPerRequest.toFixed(2)} | ` +
-      `${calls.readInventory} GET + ${calls.calculateListingFee} POST (${min.readInventory} + ${min.calculateListingFee}) | ${s.facadePeakRssMiB.toFixed(0)} MiB |`,
+      `${calls.readInventory} GET + ${calls.calculateListingFee} POST (${min.readInventory} + ${min.calculateListingFee}) | ` +
+      `${s.facadePeakRssMiB.toFixed(0)} / ${b.peakRssMiB === undefined ? '?' : b.peakRssMiB.toFixed(0)} MiB |`,
   );
 }
 if (report.soak) {
