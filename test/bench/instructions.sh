@@ -7,8 +7,9 @@
 #   test/bench/instructions.sh [facade|baseline] [requests] [node flags...]
 #
 # Starts the simulator and the target (the facade as `npm run start:prod` runs it: its Node flags,
-# then any given here, and dist/main.js, so run `npm run build` first), sends WARMUP requests with counting off (V8 compiles the hot code then), counts the next
-# `requests`, and prints instructions per request, all threads included. Takes a few minutes:
+# then any given here, and dist/main.js, so run `npm run build` first), sends WARMUP requests with
+# counting off (V8 compiles the hot code then), counts the next `requests`, and prints
+# instructions per request, all threads included. Takes a few minutes:
 # valgrind runs Node some 50 times slower. Needs valgrind (Debian: apt-get install valgrind).
 set -euo pipefail
 cd "$(dirname "$0")/../.."
