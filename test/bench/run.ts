@@ -4,7 +4,7 @@
 // `npm run bench -- --soak` also runs 100,000 requests of scenario (e) and samples the facade's RSS.
 // A benchmark, not a test: nothing here fails on a figure; it reports them.
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { cpus, tmpdir, totalmem } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -12,7 +12,7 @@ import { isDeepStrictEqual, parseArgs } from 'node:util';
 import autocannon from 'autocannon';
 import { DEMO_APP_KEY } from '../../src/simulator/data.js';
 import { cpuMsOf, freePort, killAllNow, memoryOf, sampleRss, startNode, stopAll, type Child } from './processes.js';
-import { productionCommand } from '../support/production-command.js';
+import { productionCommand, type ProductionCommand } from '../support/production-command.js';
 import { buildScenarios, hundredFeesRequest, type BenchRequest, type Scenario } from './scenarios.js';
 import { median, percentile, ratio, round, slope } from './stats.js';
 
@@ -198,12 +198,12 @@ function gitCommit(): string {
  * source maps cost some 50 MB of RSS). A checkout from before the build script existed runs under
  * tsx.
  */
-function buildForProduction(cwd: string): { script: string; nodeArgs: string[] } {
-  const manifest = JSON.parse(readFileSync(join(cwd, 'package.json'), 'utf8')) as { scripts?: Record<string, string> };
-  if (!manifest.scripts?.build) return { script: 'src/main.ts', nodeArgs: [] };
-  execFileSync('npm', ['run', '--silent', 'build'], { cwd, stdio: ['ignore', 'ignore', 'inherit'] });
+function buildForProduction(cwd: string): ProductionCommand {
+  // start:prod and the build script came in the same commit: one implies the other.
   const command = productionCommand(cwd);
-  return command ? { script: command.entry, nodeArgs: command.nodeArgs } : { script: 'dist/main.js', nodeArgs: [] };
+  if (!command) return { entry: 'src/main.ts', nodeArgs: [] };
+  execFileSync('npm', ['run', '--silent', 'build'], { cwd, stdio: ['ignore', 'ignore', 'inherit'] });
+  return command;
 }
 
 async function main(): Promise<void> {
@@ -233,7 +233,7 @@ async function main(): Promise<void> {
   // Extra Node flags go after start:prod's own, so that a flag given here wins over the same flag there.
   const startFacade = async (name: string, cwd: string, nodeOptions = args['facade-node-options']): Promise<Target> => {
     const port = await freePort();
-    const { script, nodeArgs } = buildForProduction(cwd);
+    const { entry: script, nodeArgs } = buildForProduction(cwd);
     const execArgv = [...nodeArgs, ...nodeOptions.split(/\s+/).filter(Boolean)];
     const child = await startNode({ name, cwd, script, port, env: facadeEnv(port), readyPath: '/health', execArgv });
     return { name, child, kind: 'facade', nodeArgs: execArgv };
@@ -357,7 +357,7 @@ async function main(): Promise<void> {
         ratioFacadeToCompared: Object.fromEntries(compared.map((c) => [c.name, pairRatios(c.name)])),
         upstreamCallsPerOperation: upstream[scenario.id],
         minimumUpstreamCalls: scenario.minimumUpstream,
-        facadePeakRssMiB: round(Math.max(...rssPeaks[facade.name]!), 1),
+        facadePeakRssMiB: medians[facade.name]!.peakRssMiB,
         rounds,
       };
       results.push(entry);
