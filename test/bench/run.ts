@@ -20,6 +20,8 @@ const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 /** Checkouts made for --compare; removed however the run ends. */
 const tempDirs: string[] = [];
 const LISTING_FEE_BATCH_MAX = 50;
+/** The scenarios the Yoga floor answers: pages without listing fees. */
+const FLOOR_SCENARIOS = new Set(['a', 'c', 'e']);
 
 const { values: args } = parseArgs({
   options: {
@@ -32,6 +34,8 @@ const { values: args } = parseArgs({
     // one run measures what a change gained.
     compare: { type: 'string', multiple: true, default: [] },
     // This revision again with other Node flags (e.g. a heap limit), as one more target.
+    // The Yoga floor (test/bench/yoga-floor.ts) as one more target, in the scenarios it answers.
+    floor: { type: 'boolean', default: false },
     'compare-node-options': { type: 'string', multiple: true, default: [] },
     out: { type: 'string', default: join(ROOT, 'test/bench/results/latest.json') },
     'soak-requests': { type: 'string', default: String(100_000) },
@@ -49,7 +53,8 @@ const WARMUP_REQUESTS = Number(args['warmup-requests']);
 interface Target {
   name: string;
   child: Child;
-  kind: 'facade' | 'baseline';
+  /** A facade answers GraphQL, the baseline plain requests, the floor GraphQL pages without fees. */
+  kind: 'facade' | 'baseline' | 'floor';
   /** Node's flags for the process (a facade's are start:prod's, then any given to the bench). */
   nodeArgs: string[];
 }
@@ -262,8 +267,25 @@ async function main(): Promise<void> {
   for (const nodeOptions of args['compare-node-options']) {
     compared.push(await startFacade(`facade[${nodeOptions}]`, ROOT, nodeOptions));
   }
+  if (args.floor) {
+    const port = await freePort();
+    compared.push({
+      name: 'yoga-floor',
+      kind: 'floor',
+      nodeArgs: [],
+      child: await startNode({
+        name: 'yoga-floor',
+        cwd: ROOT,
+        script: 'test/bench/yoga-floor.ts',
+        port,
+        env: { NODE_ENV: 'production', FLOOR_PORT: String(port), PARTNER_API_URL: simulator.url },
+        readyPath: '/health',
+      }),
+    });
+  }
   const targets = [facade, baseline, ...compared];
-  const requestsOf = (target: Target, scenario: Scenario) => (target.kind === 'facade' ? scenario.facade : scenario.baseline);
+  const requestsOf = (target: Target, scenario: Scenario) => (target.kind === 'baseline' ? scenario.baseline : scenario.facade);
+  const targetsOf = (scenario: Scenario) => targets.filter((t) => t.kind !== 'floor' || FLOOR_SCENARIOS.has(scenario.id));
 
   const report: Record<string, unknown> = {
     date: new Date().toISOString(),
@@ -276,7 +298,7 @@ async function main(): Promise<void> {
     // Correctness first: a fast wrong answer is not a result.
     for (const scenario of scenarios) {
       await checkSameAnswer(scenario, facade, baseline);
-      for (const other of compared) await checkSameAnswer(scenario, other, baseline);
+      for (const other of compared) if (targetsOf(scenario).includes(other)) await checkSameAnswer(scenario, other, baseline);
     }
     console.log('answers: facade data equals the baseline answer in every scenario');
 
@@ -285,7 +307,7 @@ async function main(): Promise<void> {
     const upstream: Record<string, Record<string, UpstreamCount>> = {};
     for (const scenario of scenarios) {
       upstream[scenario.id] = {};
-      for (const target of targets) {
+      for (const target of targetsOf(scenario)) {
         upstream[scenario.id]![target.name] = await countUpstream(simulator.url, target.child.url, requestsOf(target, scenario), 20);
       }
     }
@@ -296,18 +318,19 @@ async function main(): Promise<void> {
     // thousand requests (measured with --trace-opt: 507 functions compiled by request 3,000, 669 by
     // 9,000, none after 15,000), so the warm-up is a request count, not a second.
     for (const scenario of scenarios) {
-      for (const target of targets) {
+      for (const target of targetsOf(scenario)) {
         await drive(target.child.url, requestsOf(target, scenario), scenario.connections, { amount: WARMUP_REQUESTS });
       }
     }
 
     const results = [];
     for (const scenario of scenarios) {
-      const rounds: Record<string, RoundResult[]> = Object.fromEntries(targets.map((t) => [t.name, []]));
-      const rssPeaks: Record<string, number[]> = Object.fromEntries(targets.map((t) => [t.name, []]));
+      const scenarioTargets = targetsOf(scenario);
+      const rounds: Record<string, RoundResult[]> = Object.fromEntries(scenarioTargets.map((t) => [t.name, []]));
+      const rssPeaks: Record<string, number[]> = Object.fromEntries(scenarioTargets.map((t) => [t.name, []]));
       for (let roundIndex = 0; roundIndex < ROUNDS; roundIndex++) {
         // A B A B: every target gets every round, in the same order, so drift hits all alike.
-        for (const target of targets) {
+        for (const target of scenarioTargets) {
           const sampler = sampleRss(target.child.process.pid!, 200);
           const cpuBefore = cpuMsOf(target.child.process.pid!);
           const simulatorCpuBefore = cpuMsOf(simulator.process.pid!);
@@ -321,7 +344,7 @@ async function main(): Promise<void> {
         }
       }
       const medians = Object.fromEntries(
-        targets.map((t) => {
+        scenarioTargets.map((t) => {
           const list = rounds[t.name]!;
           return [
             t.name,
@@ -338,8 +361,8 @@ async function main(): Promise<void> {
         }),
       );
       // The ratio of each round's pair, then the median: robust against one noisy round.
-      const pairRatios = (other: string) => {
-        const a = rounds[facade.name]!;
+      const pairRatios = (other: string, of = facade.name) => {
+        const a = rounds[of]!;
         const b = rounds[other]!;
         return {
           rps: round(median(a.map((r, i) => ratio(r.rps, b[i]!.rps))), 3),
@@ -354,14 +377,17 @@ async function main(): Promise<void> {
         connections: scenario.connections,
         medians,
         ratioFacadeToBaseline: pairRatios(baseline.name),
-        ratioFacadeToCompared: Object.fromEntries(compared.map((c) => [c.name, pairRatios(c.name)])),
+        ratioFacadeToCompared: Object.fromEntries(
+          compared.filter((c) => scenarioTargets.includes(c)).map((c) => [c.name, pairRatios(c.name)]),
+        ),
+        ...(scenarioTargets.some((t) => t.kind === 'floor') ? { ratioFloorToBaseline: pairRatios(baseline.name, 'yoga-floor') } : {}),
         upstreamCallsPerOperation: upstream[scenario.id],
         minimumUpstreamCalls: scenario.minimumUpstream,
         facadePeakRssMiB: medians[facade.name]!.peakRssMiB,
         rounds,
       };
       results.push(entry);
-      printScenario(entry, targets);
+      printScenario(entry, scenarioTargets);
     }
     report.scenarios = results;
     report.hundredListingFees = {
@@ -432,6 +458,7 @@ function printScenario(
     >;
     ratioFacadeToBaseline: Ratios;
     ratioFacadeToCompared: Record<string, Ratios>;
+    ratioFloorToBaseline?: Ratios;
     upstreamCallsPerOperation: Record<string, UpstreamCount> | undefined;
     facadePeakRssMiB: number;
   },
@@ -454,6 +481,8 @@ function printScenario(
   for (const [name, c] of Object.entries(entry.ratioFacadeToCompared)) {
     console.log(`  facade/${name}: req/s ${c.rps}  p50 ${c.p50}  p99 ${c.p99}  CPU/req ${c.cpuMsPerRequest}`);
   }
+  const f = entry.ratioFloorToBaseline;
+  if (f) console.log(`  yoga-floor/baseline: req/s ${f.rps}  p50 ${f.p50}  p99 ${f.p99}  CPU/req ${f.cpuMsPerRequest}`);
 }
 
 let finished = false;
