@@ -18,6 +18,9 @@ interface ScenarioResult {
   connections: number;
   medians: Record<string, Figures>;
   ratioFacadeToBaseline: Figures;
+  ratioFacadeToCompared?: Record<string, Figures>;
+  /** Present when the run had the Yoga floor (`--floor`) and the scenario is one it answers. */
+  ratioFloorToBaseline?: Figures;
   upstreamCallsPerOperation: Record<string, { readInventory: number; calculateListingFee: number }>;
   minimumUpstreamCalls: { readInventory: number; calculateListingFee: number };
   facadePeakRssMiB: number;
@@ -54,6 +57,18 @@ for (const s of report.scenarios ?? []) {
       `${calls.readInventory} GET + ${calls.calculateListingFee} POST (${min.readInventory} + ${min.calculateListingFee}) | ` +
       `${s.facadePeakRssMiB.toFixed(0)} / ${b.peakRssMiB === undefined ? '?' : b.peakRssMiB.toFixed(0)} MiB |`,
   );
+}
+const withFloor = (report.scenarios ?? []).filter((s) => s.ratioFloorToBaseline && s.medians['yoga-floor']);
+if (withFloor.length) {
+  console.log('\nThe Yoga floor (`--floor`), medians of per-round ratios in the same run:\n');
+  console.log('| Scenario | floor req/s | floor / baseline: req/s, p99, CPU per request | facade / floor: req/s, p99, CPU per request |');
+  console.log('|---|---|---|---|');
+  for (const s of withFloor) {
+    const floor = s.ratioFloorToBaseline!;
+    const own = s.ratioFacadeToCompared?.['yoga-floor'];
+    const triple = (r: Figures) => `${r.rps.toFixed(2)}, ${r.p99.toFixed(2)}, ${r.cpuMsPerRequest.toFixed(2)}`;
+    console.log(`| (${s.id}) | ${s.medians['yoga-floor']!.rps.toFixed(0)} | ${triple(floor)} | ${own ? triple(own) : '?'} |`);
+  }
 }
 if (report.soak) {
   const { soak } = report;
