@@ -2,39 +2,14 @@
 // node:http server with the same undici keep-alive Pool and per-call timeout as the facade's
 // client and no GraphQL, answering the same pages with the same fields in the same JSON shape.
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
-import { Pool } from 'undici';
+import { createPartnerCaller, UpstreamFailure, type Json } from './partner-call.js';
 import { ASSET_INFO_FIELDS, CARD_FIELDS, FEE_FIELDS, ITEM_FIELDS, ITEM_INFO_FIELDS, MUTATION_FEE_FIELDS } from './scenarios.js';
 
-type Json = Record<string, unknown>;
-
-const upstream = new URL(process.env.PARTNER_API_URL ?? 'http://127.0.0.1:4010');
 const appKey = process.env.PARTNER_APP_KEY ?? '';
 const port = Number(process.env.BASELINE_PORT ?? 4020);
-const timeoutMs = 5_000;
 const feeBatchMax = 50;
-// The facade's PartnerClient pool settings, so that only the GraphQL layer differs.
-const pool = new Pool(upstream.origin, { connections: 64, keepAliveTimeout: 30_000, connect: { timeout: timeoutMs } });
-
-class UpstreamFailure extends Error {}
-
-async function callPartner(method: 'GET' | 'POST', path: string, body?: string, headers: Record<string, string> = {}): Promise<unknown> {
-  const response = await pool.request({
-    method,
-    path,
-    headers: { accept: 'application/json', ...headers, ...(body ? { 'content-type': 'application/json' } : {}) },
-    body,
-    signal: AbortSignal.timeout(timeoutMs),
-  });
-  if (response.statusCode !== 200) {
-    await response.body.dump();
-    throw new UpstreamFailure(`partner answered HTTP ${response.statusCode}`);
-  }
-  const envelope = (await response.body.json()) as Json;
-  if (envelope.success === false || (envelope.errorCode !== null && envelope.errorCode !== undefined && envelope.errorCode !== 0)) {
-    throw new UpstreamFailure(`partner envelope error ${String(envelope.errorCode)}`);
-  }
-  return envelope.data;
-}
+const partner = createPartnerCaller(process.env.PARTNER_API_URL ?? 'http://127.0.0.1:4010');
+const { callPartner } = partner;
 
 const iso = (seconds: unknown) => (typeof seconds === 'number' ? new Date(seconds * 1000).toISOString() : null);
 const itemId = (platformId: string, appId: number, assetId: string) =>
@@ -167,7 +142,7 @@ server.listen(port, '127.0.0.1', () => process.stdout.write(`baseline listening 
 const stop = () => {
   server.close();
   server.closeAllConnections();
-  void pool.close().then(() => process.exit(0));
+  void partner.close().then(() => process.exit(0));
 };
 process.once('SIGTERM', stop);
 process.once('SIGINT', stop);

@@ -7,14 +7,13 @@
 // baseline is what Yoga and GraphQL execution cost before any of it.
 import { createServer } from 'node:http';
 import { createSchema, createYoga } from 'graphql-yoga';
-import { Pool } from 'undici';
 import { useCompiledExecution } from '../../src/compiled-execution.js';
 import { encodeItemCursor } from '../../src/inventory/cursor.js';
 import { encodeGlobalId } from '../../src/global-id.js';
 import { DateTime, Decimal, JSON as JSONScalar } from '../../src/resolvers/scalars.js';
 import { loadTypeDefs } from '../../src/schema.js';
+import { createPartnerCaller, type Json } from './partner-call.js';
 
-type Json = Record<string, unknown>;
 interface Ref {
   platformId: string;
   appId: number;
@@ -28,29 +27,12 @@ interface Item extends Json {
   inventory: Ref;
 }
 
-const upstream = new URL(process.env.PARTNER_API_URL ?? 'http://127.0.0.1:4010');
 const port = Number(process.env.FLOOR_PORT ?? 4030);
-const timeoutMs = 5_000;
-// The facade's PartnerClient pool settings, as in the baseline.
-const pool = new Pool(upstream.origin, { connections: 64, keepAliveTimeout: 30_000, connect: { timeout: timeoutMs } });
+const partner = createPartnerCaller(process.env.PARTNER_API_URL ?? 'http://127.0.0.1:4010');
 
 async function readPage(ref: Ref, first: number, token: string): Promise<Json> {
   const query = new URLSearchParams({ count: String(first + 1), access_token: token });
-  const response = await pool.request({
-    method: 'GET',
-    path: `/api/user/v2/${encodeURIComponent(ref.platformId)}/${ref.appId}?${query}`,
-    headers: { accept: 'application/json' },
-    signal: AbortSignal.timeout(timeoutMs),
-  });
-  if (response.statusCode !== 200) {
-    await response.body.dump();
-    throw new Error(`partner answered HTTP ${response.statusCode}`);
-  }
-  const envelope = (await response.body.json()) as Json;
-  if (envelope.success === false || (envelope.errorCode !== null && envelope.errorCode !== undefined && envelope.errorCode !== 0)) {
-    throw new Error(`partner envelope error ${String(envelope.errorCode)}`);
-  }
-  return envelope.data as Json;
+  return (await partner.callPartner('GET', `/api/user/v2/${encodeURIComponent(ref.platformId)}/${ref.appId}?${query}`)) as Json;
 }
 
 /**
@@ -137,7 +119,7 @@ server.listen(port, '127.0.0.1', () => process.stdout.write(`yoga floor listenin
 const stop = () => {
   server.close();
   server.closeAllConnections();
-  void pool.close().then(() => process.exit(0));
+  void partner.close().then(() => process.exit(0));
 };
 process.once('SIGTERM', stop);
 process.once('SIGINT', stop);
