@@ -2,7 +2,7 @@
 // node:http server with the same undici keep-alive Pool and per-call timeout as the facade's
 // client and no GraphQL, answering the same pages with the same fields in the same JSON shape.
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
-import { createPartnerCaller, UpstreamFailure, type Json } from './partner-call.js';
+import { createPartnerCaller, listenUntilStopped, UpstreamFailure, type Json } from './bench-server.js';
 import { ASSET_INFO_FIELDS, CARD_FIELDS, FEE_FIELDS, ITEM_FIELDS, ITEM_INFO_FIELDS, MUTATION_FEE_FIELDS } from './scenarios.js';
 
 const appKey = process.env.PARTNER_APP_KEY ?? '';
@@ -138,11 +138,4 @@ const server = createServer({ keepAlive: true }, (req, res) => {
   );
 });
 
-server.listen(port, '127.0.0.1', () => process.stdout.write(`baseline listening on http://127.0.0.1:${port}\n`));
-const stop = () => {
-  server.close();
-  server.closeAllConnections();
-  void partner.close().then(() => process.exit(0));
-};
-process.once('SIGTERM', stop);
-process.once('SIGINT', stop);
+listenUntilStopped(server, port, 'baseline', partner);

@@ -12,7 +12,7 @@ import { encodeItemCursor } from '../../src/inventory/cursor.js';
 import { encodeGlobalId } from '../../src/global-id.js';
 import { DateTime, Decimal, JSON as JSONScalar } from '../../src/resolvers/scalars.js';
 import { loadTypeDefs } from '../../src/schema.js';
-import { createPartnerCaller, type Json } from './partner-call.js';
+import { createPartnerCaller, listenUntilStopped, type Json } from './bench-server.js';
 
 interface Ref {
   platformId: string;
@@ -115,11 +115,4 @@ const server = createServer({ keepAlive: true }, (req, res) => {
   void yoga(req, res);
 });
 
-server.listen(port, '127.0.0.1', () => process.stdout.write(`yoga floor listening on http://127.0.0.1:${port}\n`));
-const stop = () => {
-  server.close();
-  server.closeAllConnections();
-  void partner.close().then(() => process.exit(0));
-};
-process.once('SIGTERM', stop);
-process.once('SIGINT', stop);
+listenUntilStopped(server, port, 'yoga floor', partner);

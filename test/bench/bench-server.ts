@@ -1,6 +1,7 @@
-// The bench's hand-written servers' partner call (the baseline's and the Yoga floor's): the
-// facade's PartnerClient pool settings and per-call timeout, and the envelope's `data`, with none
-// of the facade's retries, breaker, metrics or shape checks.
+// What the bench's hand-written servers (the baseline and the Yoga floor) share: their partner
+// call, with the facade's PartnerClient pool settings and per-call timeout and none of the facade's
+// retries, breaker, metrics or shape checks; and how they listen and stop.
+import type { Server } from 'node:http';
 import { Pool } from 'undici';
 
 export type Json = Record<string, unknown>;
@@ -34,4 +35,16 @@ export function createPartnerCaller(upstreamUrl: string) {
   }
 
   return { callPartner, close: () => pool.close() };
+}
+
+/** Listens on 127.0.0.1:port; on SIGTERM or SIGINT closes the server and the pool, then exits. */
+export function listenUntilStopped(server: Server, port: number, name: string, partner: { close(): Promise<void> }): void {
+  server.listen(port, '127.0.0.1', () => process.stdout.write(`${name} listening on http://127.0.0.1:${port}\n`));
+  const stop = () => {
+    server.close();
+    server.closeAllConnections();
+    void partner.close().then(() => process.exit(0));
+  };
+  process.once('SIGTERM', stop);
+  process.once('SIGINT', stop);
 }
