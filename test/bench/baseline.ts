@@ -9,7 +9,7 @@ const appKey = process.env.PARTNER_APP_KEY ?? '';
 const port = Number(process.env.BASELINE_PORT ?? 4020);
 const feeBatchMax = 50;
 const partner = createPartnerCaller(process.env.PARTNER_API_URL ?? 'http://127.0.0.1:4010');
-const { callPartner } = partner;
+const { callPartner, readInventoryPage } = partner;
 
 const iso = (seconds: unknown) => (typeof seconds === 'number' ? new Date(seconds * 1000).toISOString() : null);
 const itemId = (platformId: string, appId: number, assetId: string) =>
@@ -72,9 +72,7 @@ async function inventory(req: IncomingMessage, params: URLSearchParams): Promise
   const first = Number(params.get('first') ?? 20);
   const full = params.get('view') === 'full';
   const feePrice = params.get('feePrice');
-  // Like the facade: one more item than asked, to know whether more follow.
-  const query = new URLSearchParams({ count: String(first + 1), access_token: tokenOf(req) });
-  const page = (await callPartner('GET', `/api/user/v2/${encodeURIComponent(platformId)}/${appId}?${query}`)) as Json;
+  const page = await readInventoryPage(platformId, appId, first, tokenOf(req));
   const list = ((page.list as Json[] | null) ?? []).slice(0, first);
   const nodes = list.map((item) => toItem(item, full ? ITEM_FIELDS : CARD_FIELDS, platformId, appId));
   if (feePrice !== null) {

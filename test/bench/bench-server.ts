@@ -34,7 +34,13 @@ export function createPartnerCaller(upstreamUrl: string) {
     return envelope.data;
   }
 
-  return { callPartner, close: () => pool.close() };
+  /** One inventory page of `first` items, asking one more than that, as the facade does, to know whether more follow. */
+  async function readInventoryPage(platformId: string, appId: number, first: number, accessToken: string): Promise<Json> {
+    const query = new URLSearchParams({ count: String(first + 1), access_token: accessToken });
+    return (await callPartner('GET', `/api/user/v2/${encodeURIComponent(platformId)}/${appId}?${query}`)) as Json;
+  }
+
+  return { callPartner, readInventoryPage, close: () => pool.close() };
 }
 
 /** Listens on 127.0.0.1:port; on SIGTERM or SIGINT closes the server and the pool, then exits. */

@@ -30,11 +30,10 @@ function contractCandidates(): string[] {
 const CANDIDATES = contractCandidates();
 
 function loadContract(): GraphQLSchema {
-  const candidates = CANDIDATES;
-  const contract = candidates.find((path) => existsSync(path));
+  const contract = CANDIDATES.find((path) => existsSync(path));
   if (!contract) {
     throw new Error(
-      `The public contract is missing (looked at ${candidates.join(', ')}). Check out the shared repository as ../shared beside this clone; the contract test does not skip.`,
+      `The public contract is missing (looked at ${CANDIDATES.join(', ')}). Check out the shared repository as ../shared beside this clone; the contract test does not skip.`,
     );
   }
   return buildSchemaFromSdl(readFileSync(contract, 'utf8'));
