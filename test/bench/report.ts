@@ -3,6 +3,7 @@
 import { readFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { FLOOR_TARGET } from './scenarios.js';
 
 interface Figures {
   rps: number;
@@ -58,16 +59,16 @@ for (const s of report.scenarios ?? []) {
       `${s.facadePeakRssMiB.toFixed(0)} / ${b.peakRssMiB === undefined ? '?' : b.peakRssMiB.toFixed(0)} MiB |`,
   );
 }
-const withFloor = (report.scenarios ?? []).filter((s) => s.ratioFloorToBaseline && s.medians['yoga-floor']);
+const withFloor = (report.scenarios ?? []).filter((s) => s.ratioFloorToBaseline && s.medians[FLOOR_TARGET]);
 if (withFloor.length) {
   console.log('\nThe Yoga floor (`--floor`), medians of per-round ratios in the same run:\n');
   console.log('| Scenario | floor req/s | floor / baseline: req/s, p99, CPU per request | facade / floor: req/s, p99, CPU per request |');
   console.log('|---|---|---|---|');
   for (const s of withFloor) {
     const floor = s.ratioFloorToBaseline!;
-    const own = s.ratioFacadeToCompared?.['yoga-floor'];
+    const own = s.ratioFacadeToCompared?.[FLOOR_TARGET];
     const triple = (r: Figures) => `${r.rps.toFixed(2)}, ${r.p99.toFixed(2)}, ${r.cpuMsPerRequest.toFixed(2)}`;
-    console.log(`| (${s.id}) | ${s.medians['yoga-floor']!.rps.toFixed(0)} | ${triple(floor)} | ${own ? triple(own) : '?'} |`);
+    console.log(`| (${s.id}) | ${s.medians[FLOOR_TARGET]!.rps.toFixed(0)} | ${triple(floor)} | ${own ? triple(own) : '?'} |`);
   }
 }
 if (report.soak) {

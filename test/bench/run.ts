@@ -13,16 +13,13 @@ import autocannon from 'autocannon';
 import { DEMO_APP_KEY } from '../../src/simulator/data.js';
 import { cpuMsOf, freePort, killAllNow, memoryOf, sampleRss, startNode, stopAll, type Child } from './processes.js';
 import { productionCommand, type ProductionCommand } from '../support/production-command.js';
-import { buildScenarios, hundredFeesRequest, type BenchRequest, type Scenario } from './scenarios.js';
+import { buildScenarios, FLOOR_SCENARIOS, FLOOR_TARGET, hundredFeesRequest, type BenchRequest, type Scenario } from './scenarios.js';
 import { median, percentile, ratio, round, slope } from './stats.js';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 /** Checkouts made for --compare; removed however the run ends. */
 const tempDirs: string[] = [];
 const LISTING_FEE_BATCH_MAX = 50;
-/** The Yoga floor's target name, and the scenarios it answers: pages without listing fees. */
-const FLOOR = 'yoga-floor';
-const FLOOR_SCENARIOS = new Set(['a', 'c', 'e']);
 
 const { values: args } = parseArgs({
   options: {
@@ -271,11 +268,11 @@ async function main(): Promise<void> {
   if (args.floor) {
     const port = await freePort();
     compared.push({
-      name: FLOOR,
+      name: FLOOR_TARGET,
       kind: 'floor',
       nodeArgs: [],
       child: await startNode({
-        name: FLOOR,
+        name: FLOOR_TARGET,
         cwd: ROOT,
         script: 'test/bench/yoga-floor.ts',
         port,
@@ -380,7 +377,7 @@ async function main(): Promise<void> {
         ratioFacadeToCompared: Object.fromEntries(
           compared.filter((c) => scenarioTargets.includes(c)).map((c) => [c.name, pairRatios(c.name)]),
         ),
-        ...(rounds[FLOOR] ? { ratioFloorToBaseline: pairRatios(baseline.name, FLOOR) } : {}),
+        ...(rounds[FLOOR_TARGET] ? { ratioFloorToBaseline: pairRatios(baseline.name, FLOOR_TARGET) } : {}),
         upstreamCallsPerOperation: upstream[scenario.id],
         minimumUpstreamCalls: scenario.minimumUpstream,
         facadePeakRssMiB: medians[facade.name]!.peakRssMiB,
@@ -482,7 +479,7 @@ function printScenario(
     console.log(`  facade/${name}: req/s ${c.rps}  p50 ${c.p50}  p99 ${c.p99}  CPU/req ${c.cpuMsPerRequest}`);
   }
   const f = entry.ratioFloorToBaseline;
-  if (f) console.log(`  ${FLOOR}/baseline: req/s ${f.rps}  p50 ${f.p50}  p99 ${f.p99}  CPU/req ${f.cpuMsPerRequest}`);
+  if (f) console.log(`  ${FLOOR_TARGET}/baseline: req/s ${f.rps}  p50 ${f.p50}  p99 ${f.p99}  CPU/req ${f.cpuMsPerRequest}`);
 }
 
 let finished = false;

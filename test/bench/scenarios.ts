@@ -1,7 +1,6 @@
 // The benchmark's scenarios: for each, the GraphQL request the facade gets, the plain request the
 // hand-written baseline gets for the same page and fields, and the least upstream calls it can cost.
-import { DEMO_APP_ID } from '../../src/simulator/data.js';
-import { itemAt } from '../../src/simulator/data.js';
+import { DEMO_APP_ID, itemAt } from '../../src/simulator/data.js';
 
 /** The 10 item fields of a "card" view (scenarios a, b, e), in the order both servers write them. */
 export const CARD_FIELDS = [
@@ -80,6 +79,10 @@ export interface BenchRequest {
 }
 
 export type ScenarioId = 'a' | 'b' | 'c' | 'd' | 'e';
+
+/** The Yoga floor's target name (test/bench/yoga-floor.ts), and the scenarios it answers: pages without listing fees. */
+export const FLOOR_TARGET = 'yoga-floor';
+export const FLOOR_SCENARIOS: ReadonlySet<ScenarioId> = new Set(['a', 'c', 'e']);
 
 export interface Scenario {
   id: ScenarioId;
