@@ -42,8 +42,13 @@ describe('GraphiQL in Chromium', () => {
       .poll(async () => normalise(await page.locator('.graphiql-query-editor').innerText()), { timeout: 30_000 })
       .toContain('query InventoryPage');
 
+    // The example operation's answer, not GraphiQL's own schema introspection, which it may send
+    // to the same endpoint while the page is still settling.
     const answered = page.waitForResponse(
-      (response) => response.url().endsWith('/graphql') && response.request().method() === 'POST',
+      (response) =>
+        response.url().endsWith('/graphql') &&
+        response.request().method() === 'POST' &&
+        (response.request().postData() ?? '').includes('query InventoryPage'),
     );
     await run.click();
     const response = await answered;
