@@ -79,7 +79,7 @@ export function createTradegraph({ config, logger, graphiqlHeaders = {} }: Trade
   if (config.tracing) plugins.push(useOperationSpans());
   plugins.push(useCsrfPrevention());
   // After observability, so that refused operations are seen (and counted) too.
-  plugins.push(...operationLimitPlugins());
+  plugins.push(...operationLimitPlugins({ production: config.production }));
   if (config.production) plugins.push(...productionPlugins());
   plugins.push(useVariableErrorCodes());
   plugins.push(
@@ -98,6 +98,8 @@ export function createTradegraph({ config, logger, graphiqlHeaders = {} }: Trade
     // Loaded on first use: the GraphiQL bundle holds some 45 MB of RSS that production never needs.
     renderGraphiQL: async (options) => (await import('@graphql-yoga/render-graphiql')).renderGraphiQL(options),
     landingPage: false,
+    // Validation results are cached per document by the limits' own plugin (validation-cache.ts).
+    parserAndValidationCache: { validationCache: false },
     // Bodies are already capped at MAX_BODY_BYTES and read by acceptRequestBody below; Yoga's own
     // limit would pipe each body again through a web TransformStream (measured: 9 to 12 % of the
     // facade's CPU per request at 10 connections, within noise at 50).

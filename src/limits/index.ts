@@ -10,6 +10,7 @@ import { NoSchemaIntrospectionCustomRule } from 'graphql';
 import type { Plugin } from 'graphql-yoga';
 import type { TradegraphContext } from '../context.js';
 import { OperationLimitError, type OperationLimit } from '../errors.js';
+import { useValidationCache } from '../plugins/validation-cache.js';
 import { DEFAULT_MAX_OPERATION_COST, useOperationCostLimit } from './operation-cost.js';
 
 /**
@@ -47,29 +48,40 @@ function rejectAs(limit: OperationLimit, maximum: number): GraphQLArmorCallbackC
   };
 }
 
-export function operationLimitPlugins(limits: typeof OPERATION_LIMITS = OPERATION_LIMITS): Plugin<TradegraphContext>[] {
-  return [
-    maxTokensPlugin({ n: limits.tokens, ...rejectAs('tokens', limits.tokens) }),
+/**
+ * The limits, and in production what production hides from strangers: no introspection
+ * (`__typename` still works) and no "Did you mean" suggestions, which would otherwise reveal field
+ * names one guess at a time. Their validation runs once per document (see validation-cache.ts).
+ */
+export function operationLimitPlugins(
+  { production }: { production: boolean },
+  limits: typeof OPERATION_LIMITS = OPERATION_LIMITS,
+): Plugin<TradegraphContext>[] {
+  const validation: Pick<Plugin, 'onValidate'>[] = [
     maxDepthPlugin({ n: limits.depth, flattenFragments: true, ...rejectAs('depth', limits.depth) }),
     maxAliasesPlugin({ n: limits.aliases, ...rejectAs('aliases', limits.aliases) }),
     maxDirectivesPlugin({ n: limits.directives, ...rejectAs('directives', limits.directives) }),
+  ];
+  if (production) {
+    validation.push(
+      {
+        onValidate({ addValidationRule }) {
+          addValidationRule(NoSchemaIntrospectionCustomRule);
+        },
+      },
+      blockFieldSuggestionsPlugin({ mask: '' }),
+    );
+  }
+  return [
+    maxTokensPlugin({ n: limits.tokens, ...rejectAs('tokens', limits.tokens) }),
+    useValidationCache(validation),
     useOperationCostLimit({ maxCost: limits.cost }),
   ] as Plugin<TradegraphContext>[];
 }
 
-/**
- * Production hides the schema from strangers: no introspection (`__typename` still works) and no
- * "Did you mean" suggestions, which would otherwise reveal field names one guess at a time; and
- * no parser internals in request errors.
- */
+/** Production shows no parser internals in request errors. */
 export function productionPlugins(): Plugin<TradegraphContext>[] {
   return [
-    {
-      onValidate({ addValidationRule }) {
-        addValidationRule(NoSchemaIntrospectionCustomRule);
-      },
-    },
-    blockFieldSuggestionsPlugin({ mask: '' }),
     {
       // Yoga copies the JSON parser's message about a malformed body into `originalError`: the
       // runtime's wording around the client's own bytes, which production has no need to show.

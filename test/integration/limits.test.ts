@@ -60,6 +60,18 @@ describe('operation limits', () => {
     expectRefused(await postQuery(`{ __type(name: "Inventory") { fields { type { ${selection} } } } }`), 'depth');
   });
 
+  it('refuses the same too-deep document on every request, not only the first (validation is cached per document)', async () => {
+    let selection = 'name';
+    for (let level = 0; level < OPERATION_LIMITS.depth; level++) selection = `ofType { ${selection} }`;
+    const text = `{ __type(name: "Inventory") { fields { type { ${selection} } } } }`;
+    for (let attempt = 0; attempt < 3; attempt++) expectRefused(await postQuery(text), 'depth');
+    // A document that passes stays answered on its later requests too.
+    for (let attempt = 0; attempt < 2; attempt++) {
+      const answer = await postQuery('{ __type(name: "Inventory") { name } }');
+      expect(answer.body).toEqual({ data: { __type: { name: 'Inventory' } } });
+    }
+  });
+
   it('refuses an operation with more tokens than the limit', async () => {
     const typenames = Array.from({ length: OPERATION_LIMITS.tokens }, () => '__typename').join(' ');
     expectRefused(await postQuery(`{ ${typenames} }`), 'tokens');

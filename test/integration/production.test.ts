@@ -35,9 +35,11 @@ describe('production mode', () => {
     ['__type', '{ __type(name: "Inventory") { name fields { name } } }'],
   ])('refuses introspection through %s', async (_field, text) => {
     expectNoGraphQLErrors(await query(developmentKit(), text));
-    const result = await query(productionKit(), text);
-    expect(result.data ?? null).toBeNull();
-    expect(result.errors?.[0]?.message).toMatch(/introspection/i);
+    for (let attempt = 0; attempt < 2; attempt++) {
+      const result = await query(productionKit(), text);
+      expect(result.data ?? null).toBeNull();
+      expect(result.errors?.[0]?.message).toMatch(/introspection/i);
+    }
   });
 
   it('still answers __typename', async () => {
@@ -49,11 +51,14 @@ describe('production mode', () => {
     const dev = await query(developmentKit(), text);
     expect(dev.errors?.map((error) => error.message).join(' ')).toMatch(/Did you mean "items"/);
 
-    const prod = await query(productionKit(), text);
-    expect(prod.errors).toHaveLength(2);
-    for (const error of prod.errors!) {
-      expect(error.message).toMatch(/^Cannot query field "(itemz|totalCont)" on type "Inventory"\.$/);
-      expect(error.message).not.toMatch(/did you mean|items|totalCount/i);
+    // Twice: the second answer comes from the validation cache and must be as bare as the first.
+    for (let attempt = 0; attempt < 2; attempt++) {
+      const prod = await query(productionKit(), text);
+      expect(prod.errors).toHaveLength(2);
+      for (const error of prod.errors!) {
+        expect(error.message).toMatch(/^Cannot query field "(itemz|totalCont)" on type "Inventory"\.$/);
+        expect(error.message).not.toMatch(/did you mean|items|totalCount/i);
+      }
     }
   });
 
