@@ -1,6 +1,7 @@
 // Everything one GraphQL request carries: the caller's credential, its request id, and its own
 // loaders. Built fresh for every request, so no loaded data can reach another request or user.
 import { randomUUID } from 'node:crypto';
+import type { ServerResponse } from 'node:http';
 import type { YogaInitialContext } from 'graphql-yoga';
 import { UnauthenticatedError } from './errors.js';
 import { createInventoryPageLoader, type InventoryPageLoader } from './loaders/inventory-page-loader.js';
@@ -61,25 +62,36 @@ export function createLoaders(
   credentials: Credentials,
   call: { signal?: AbortSignal; requestId: string },
 ): Loaders {
+  let listingFee: ListingFeeLoader | undefined;
   return {
     inventoryPage: createInventoryPageLoader((page) =>
       partner.readInventoryPage({ ...page, accessToken: credentials.accessToken, ...call }),
     ),
-    listingFee: createListingFeeLoader(
-      (items) => partner.calculateListingFees({ items, ...call }),
-      listingFeeBatchMax,
-    ),
+    // Made on first use: most operations ask for no fee.
+    get listingFee() {
+      return (listingFee ??= createListingFeeLoader((items) => partner.calculateListingFees({ items, ...call }), listingFeeBatchMax));
+    },
   };
 }
 
+/**
+ * Aborts when the client's connection closes before its answer is sent. Made from the node
+ * response rather than read from `request.signal`: the server adapter's signal is a Proxy whose
+ * every property access (each partner call adds and removes a listener) costs a string search.
+ */
+function clientGoneSignal(res: ServerResponse): AbortSignal {
+  const controller = new AbortController();
+  res.once('close', () => {
+    if (!res.writableFinished) controller.abort();
+  });
+  return controller.signal;
+}
+
 export function createContextFactory(dependencies: ContextDependencies) {
-  return ({ request }: YogaInitialContext): TradegraphContext => {
+  return ({ request, res }: YogaInitialContext & { res?: ServerResponse }): TradegraphContext => {
     const credentials = parseCredentials(request.headers.get('authorization'));
     const requestId = requestIdOf(request);
-    return {
-      credentials,
-      requestId,
-      loaders: createLoaders(dependencies, credentials, { signal: request.signal, requestId }),
-    };
+    const signal = res ? clientGoneSignal(res) : request.signal;
+    return { credentials, requestId, loaders: createLoaders(dependencies, credentials, { signal, requestId }) };
   };
 }

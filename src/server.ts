@@ -191,6 +191,8 @@ function yogaLogger(logger: Logger) {
   const forward =
     (level: 'debug' | 'info' | 'warn' | 'error') =>
     (...args: unknown[]) => {
+      // Yoga logs a few debug lines per request: build none of them when the level is off.
+      if (!logger.isLevelEnabled(level)) return;
       const [first, ...rest] = args;
       if (first instanceof Error) logger[level]({ err: first }, rest.map(String).join(' ') || first.message);
       else logger[level](args.map((arg) => (typeof arg === 'string' ? arg : JSON.stringify(arg))).join(' '));

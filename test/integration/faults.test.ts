@@ -160,7 +160,7 @@ describe('a client that goes away', () => {
     client.abort();
     expect(await request).toBe('aborted');
     // The partner call ends now, not when the partner would have answered in 30 s or at the
-    // 60 s timeout: Yoga's node adapter aborts `request.signal` when the client's socket closes.
+    // 60 s timeout: the context's signal aborts when the client's connection closes.
     await vi.waitFor(
       () => {
         const ended = kit().logs
