@@ -1,7 +1,8 @@
 // `npm run bench`: the facade against a hand-written baseline over the same partner simulator,
 // each its own process, driven by autocannon in alternating rounds; prints medians and ratios per
 // scenario, counts upstream calls per operation and writes test/bench/results/latest.json.
-// `npm run bench -- --soak` also runs 100,000 requests of scenario (e) and samples the facade's RSS.
+// `npm run bench -- --soak` also runs 100,000 requests of scenario (e) and samples the facade's RSS
+// (the facade with the response cache on, as scenario (f) runs it).
 // A benchmark, not a test: nothing here fails on a figure; it reports them.
 import { execFileSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
@@ -27,7 +28,7 @@ const { values: args } = parseArgs({
     'soak-only': { type: 'boolean', default: false },
     rounds: { type: 'string', default: '5' },
     duration: { type: 'string', default: '3' },
-    scenarios: { type: 'string', default: 'a,b,c,d,e' },
+    scenarios: { type: 'string', default: 'a,b,c,d,e,f,g' },
     // Another revision of the facade, run side by side as a third target (e.g. HEAD~1), so that
     // one run measures what a change gained.
     compare: { type: 'string', multiple: true, default: [] },
@@ -130,8 +131,18 @@ interface UpstreamCount {
   feeBatchSizes: number[];
 }
 
-/** Sends `ops` operations at once and answers the partner calls they cost, per operation. */
-async function countUpstream(simulatorUrl: string, targetUrl: string, requests: BenchRequest[], ops: number): Promise<UpstreamCount> {
+/**
+ * Sends `ops` operations at once and answers the partner calls they cost, per operation. Repeated
+ * operations are counted after one of each request has been answered (and cached).
+ */
+async function countUpstream(
+  simulatorUrl: string,
+  targetUrl: string,
+  requests: BenchRequest[],
+  ops: number,
+  repeated = false,
+): Promise<UpstreamCount> {
+  if (repeated) for (const request of requests) await post(targetUrl, request);
   await fetch(`${simulatorUrl}/__simulator/reset`, { method: 'POST' }).then((r) => r.arrayBuffer());
   const answers = await Promise.all(Array.from({ length: ops }, (_, i) => post(targetUrl, requests[i % requests.length]!)));
   for (const answer of answers) {
@@ -224,7 +235,7 @@ async function main(): Promise<void> {
     env: { SIMULATOR_PORT: String(simulatorPort), SIMULATOR_LATENCY_MS: '0' },
     readyPath: '/__simulator/calls',
   });
-  const facadeEnv = (port: number) => ({
+  const facadeEnv = (port: number, extra: Record<string, string> = {}) => ({
     NODE_ENV: 'production',
     LOG_LEVEL: 'warn',
     HOST: '127.0.0.1',
@@ -232,16 +243,30 @@ async function main(): Promise<void> {
     PARTNER_API_URL: simulator.url,
     PARTNER_APP_KEY: DEMO_APP_KEY,
     LISTING_FEE_BATCH_MAX: String(LISTING_FEE_BATCH_MAX),
+    ...extra,
   });
   // Extra Node flags go after start:prod's own, so that a flag given here wins over the same flag there.
-  const startFacade = async (name: string, cwd: string, nodeOptions = args['facade-node-options']): Promise<Target> => {
+  const startFacade = async (
+    name: string,
+    cwd: string,
+    nodeOptions = args['facade-node-options'],
+    env: Record<string, string> = {},
+  ): Promise<Target> => {
     const port = await freePort();
     const { entry: script, nodeArgs } = buildForProduction(cwd);
     const execArgv = [...nodeArgs, ...nodeOptions.split(/\s+/).filter(Boolean)];
-    const child = await startNode({ name, cwd, script, port, env: facadeEnv(port), readyPath: '/health', execArgv });
+    const child = await startNode({ name, cwd, script, port, env: facadeEnv(port, env), readyPath: '/health', execArgv });
     return { name, child, kind: 'facade', nodeArgs: execArgv };
   };
   const facade = await startFacade('facade', ROOT);
+  // The facade of scenarios with an environment of their own (the response cache's), also the
+  // soak's; it shares the name `facade` in their figures. One such environment is supported.
+  const ownEnv = buildScenarios().find((scenario) => scenario.facadeEnv)!.facadeEnv!;
+  const ownEnvFacade =
+    args.soak || args['soak-only'] || scenarios.some((scenario) => scenario.facadeEnv)
+      ? await startFacade('facade', ROOT, undefined, ownEnv)
+      : null;
+  const facadeOf = (scenario: Scenario) => (scenario.facadeEnv ? ownEnvFacade! : facade);
   const baselinePort = await freePort();
   const baseline: Target = {
     name: 'baseline',
@@ -283,13 +308,20 @@ async function main(): Promise<void> {
   }
   const targets = [facade, baseline, ...compared];
   const requestsOf = (target: Target, scenario: Scenario) => (target.kind === 'baseline' ? scenario.baseline : scenario.facade);
-  const targetsOf = (scenario: Scenario) => targets.filter((t) => t.kind !== 'floor' || FLOOR_SCENARIOS.has(scenario.id));
+  // A scenario with a facade of its own compares it with the baseline only.
+  const targetsOf = (scenario: Scenario) =>
+    scenario.facadeEnv
+      ? [facadeOf(scenario), baseline]
+      : targets.filter((t) => t.kind !== 'floor' || FLOOR_SCENARIOS.has(scenario.id));
+  /** The simulator's latency for a scenario's rounds and warm-up; back to none afterwards. */
+  const simulatorLatency = (latencyMs: number) =>
+    fetch(`${simulator.url}/__simulator/configure`, { method: 'POST', body: JSON.stringify({ latencyMs }) }).then((r) => r.arrayBuffer());
 
   const report: Record<string, unknown> = {
     date: new Date().toISOString(),
     commit: gitCommit(),
     machine: info,
-    settings: { rounds: ROUNDS, durationS: DURATION_S, warmupRequests: WARMUP_REQUESTS, facadeNodeOptions: args['facade-node-options'], listingFeeBatchMax: LISTING_FEE_BATCH_MAX, order: targets.map((t) => t.name), nodeArgs: Object.fromEntries(targets.map((t) => [t.name, t.nodeArgs])) },
+    settings: { rounds: ROUNDS, durationS: DURATION_S, warmupRequests: WARMUP_REQUESTS, facadeNodeOptions: args['facade-node-options'], listingFeeBatchMax: LISTING_FEE_BATCH_MAX, order: targets.map((t) => t.name), nodeArgs: Object.fromEntries(targets.map((t) => [t.name, t.nodeArgs])), ...(ownEnvFacade ? { ownEnvFacadeEnv: ownEnv } : {}) },
   };
 
   if (!args['soak-only']) {
@@ -305,7 +337,13 @@ async function main(): Promise<void> {
     for (const scenario of scenarios) {
       upstream[scenario.id] = {};
       for (const target of targetsOf(scenario)) {
-        upstream[scenario.id]![target.name] = await countUpstream(simulator.url, target.child.url, requestsOf(target, scenario), 20);
+        upstream[scenario.id]![target.name] = await countUpstream(
+          simulator.url,
+          target.child.url,
+          requestsOf(target, scenario),
+          20,
+          scenario.repeated && target.kind !== 'baseline',
+        );
       }
     }
     const hundredFees = await countUpstream(simulator.url, facade.child.url, [hundredFeesRequest()], 5);
@@ -315,14 +353,18 @@ async function main(): Promise<void> {
     // thousand requests (measured with --trace-opt: 507 functions compiled by request 3,000, 669 by
     // 9,000, none after 15,000), so the warm-up is a request count, not a second.
     for (const scenario of scenarios) {
+      await simulatorLatency(scenario.simulatorLatencyMs ?? 0);
       for (const target of targetsOf(scenario)) {
         await drive(target.child.url, requestsOf(target, scenario), scenario.connections, { amount: WARMUP_REQUESTS });
       }
     }
+    await simulatorLatency(0);
 
     const results = [];
     for (const scenario of scenarios) {
       const scenarioTargets = targetsOf(scenario);
+      const scenarioFacade = facadeOf(scenario);
+      await simulatorLatency(scenario.simulatorLatencyMs ?? 0);
       const rounds: Record<string, RoundResult[]> = Object.fromEntries(scenarioTargets.map((t) => [t.name, []]));
       const rssPeaks: Record<string, number[]> = Object.fromEntries(scenarioTargets.map((t) => [t.name, []]));
       for (let roundIndex = 0; roundIndex < ROUNDS; roundIndex++) {
@@ -358,7 +400,8 @@ async function main(): Promise<void> {
         }),
       );
       // The ratio of each round's pair, then the median: robust against one noisy round.
-      const pairRatios = (other: string, of = facade.name) => {
+      await simulatorLatency(0);
+      const pairRatios = (other: string, of = scenarioFacade.name) => {
         const a = rounds[of]!;
         const b = rounds[other]!;
         return {
@@ -374,13 +417,15 @@ async function main(): Promise<void> {
         connections: scenario.connections,
         medians,
         ratioFacadeToBaseline: pairRatios(baseline.name),
+        ...(scenario.facadeEnv ? { facadeEnv: scenario.facadeEnv } : {}),
+        ...(scenario.simulatorLatencyMs ? { simulatorLatencyMs: scenario.simulatorLatencyMs } : {}),
         ratioFacadeToCompared: Object.fromEntries(
           compared.filter((c) => scenarioTargets.includes(c)).map((c) => [c.name, pairRatios(c.name)]),
         ),
         ...(rounds[FLOOR_TARGET] ? { ratioFloorToBaseline: pairRatios(baseline.name, FLOOR_TARGET) } : {}),
         upstreamCallsPerOperation: upstream[scenario.id],
         minimumUpstreamCalls: scenario.minimumUpstream,
-        facadePeakRssMiB: medians[facade.name]!.peakRssMiB,
+        facadePeakRssMiB: medians[scenarioFacade.name]!.peakRssMiB,
         rounds,
       };
       results.push(entry);
@@ -396,8 +441,14 @@ async function main(): Promise<void> {
     );
   }
 
-  if (args.soak || args['soak-only']) report.soak = await soak(simulator.url, facade, buildScenarios().find((s) => s.id === 'e')!);
-  report.facadeLifetimePeakRssMiB = round(memoryOf(facade.child.process.pid!).peakRssMiB, 1);
+  if (ownEnvFacade && (args.soak || args['soak-only'])) {
+    report.soak = { facadeEnv: ownEnv, ...(await soak(simulator.url, ownEnvFacade, buildScenarios().find((s) => s.id === 'e')!)) };
+  }
+  // The highest of the facade processes'.
+  report.facadeLifetimePeakRssMiB = round(
+    Math.max(...[facade, ownEnvFacade].flatMap((target) => (target ? [memoryOf(target.child.process.pid!).peakRssMiB] : []))),
+    1,
+  );
 
   mkdirSync(dirname(args.out), { recursive: true });
   writeFileSync(args.out, `${JSON.stringify(report, null, 2)}\n`);

@@ -78,7 +78,7 @@ export interface BenchRequest {
   body?: string;
 }
 
-export type ScenarioId = 'a' | 'b' | 'c' | 'd' | 'e';
+export type ScenarioId = 'a' | 'b' | 'c' | 'd' | 'e' | 'f' | 'g';
 
 /** The Yoga floor's target name (test/bench/yoga-floor.ts), and the scenarios it answers: pages without listing fees. */
 export const FLOOR_TARGET = 'yoga-floor';
@@ -94,7 +94,19 @@ export interface Scenario {
   baseline: BenchRequest[];
   /** The least partner calls one operation can cost, by partner operation. */
   minimumUpstream: { readInventory: number; calculateListingFee: number };
+  /**
+   * Environment of a facade of its own for this scenario (and the soak); the other scenarios'
+   * facade runs without it.
+   */
+  facadeEnv?: Record<string, string>;
+  /** Upstream calls are counted for operations repeated after one that filled the cache. */
+  repeated?: boolean;
+  /** How long the simulator takes to answer each partner call in this scenario. */
+  simulatorLatencyMs?: number;
 }
+
+/** The response cache's TTL in scenario (f) and the soak: far longer than a round. */
+export const RESPONSE_CACHE_TTL_MS = 60_000;
 
 /** Items per inventory of the bench users: more than the largest page asks for (100 + 1). */
 const INVENTORY_SIZE = 240;
@@ -187,6 +199,25 @@ export function buildScenarios(): Scenario[] {
       facade: users(50).map((user) => card(user).facade),
       baseline: users(50).map((user) => card(user).baseline),
       minimumUpstream: { readInventory: 1, calculateListingFee: 0 },
+    },
+    {
+      id: 'f',
+      title: 'scenario (a) read again by the same credential within the response cache TTL',
+      connections: 10,
+      facade: [card(0).facade],
+      baseline: [card(0).baseline],
+      minimumUpstream: { readInventory: 0, calculateListingFee: 0 },
+      facadeEnv: { RESPONSE_CACHE_TTL_MS: String(RESPONSE_CACHE_TTL_MS) },
+      repeated: true,
+    },
+    {
+      id: 'g',
+      title: 'scenario (a) with the partner answering in 50 ms, 200 connections',
+      connections: 200,
+      facade: [card(0).facade],
+      baseline: [card(0).baseline],
+      minimumUpstream: { readInventory: 1, calculateListingFee: 0 },
+      simulatorLatencyMs: 50,
     },
   ];
 }
