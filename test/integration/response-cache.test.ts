@@ -6,7 +6,7 @@ import { print } from 'graphql';
 import { createYoga, type Plugin } from 'graphql-yoga';
 import { createInMemoryCache, useResponseCache, type Cache } from '@graphql-yoga/plugin-response-cache';
 import { describe, expect, it } from 'vitest';
-import { useCompiledExecution } from '../../src/compiled-execution.js';
+import { useCompiledExecution } from '../../src/plugins/compiled-execution.js';
 import { createContextFactory, credentialKeyOf } from '../../src/context.js';
 import { createLogger } from '../../src/logger.js';
 import { PartnerApi } from '../../src/partner/index.js';
