@@ -3,7 +3,7 @@
 // Redis the counts are shared by every replica; without it (or while it is away) they are the
 // replica's own.
 import type { Plugin } from 'graphql-yoga';
-import { RateLimiterMemory, RateLimiterRedis, RateLimiterRes, type RateLimiterAbstract } from 'rate-limiter-flexible';
+import type { RateLimiterAbstract, RateLimiterRes } from 'rate-limiter-flexible';
 import { credentialKeyOf, type TradegraphContext } from '../context.js';
 import { OperationRateLimitedError } from '../errors.js';
 import type { SharedRedis } from '../redis.js';
@@ -25,26 +25,35 @@ export const REDIS_KEY_PREFIX = 'tradegraph:rate-limit';
 const ANONYMOUS = 'anonymous';
 
 export function useRateLimit({ max, windowMs, redis }: RateLimitOptions): Plugin<TradegraphContext> {
-  const limits = { points: max, duration: windowMs / 1000 };
-  const ownCounts = new RateLimiterMemory(limits);
-  const limiter: RateLimiterAbstract = redis
-    ? new RateLimiterRedis({
-        ...limits,
-        storeClient: redis.client,
-        keyPrefix: REDIS_KEY_PREFIX,
-        // While Redis is away (or a command fails), the replica counts on its own.
-        rejectIfRedisNotReady: true,
-        insuranceLimiter: ownCounts,
-      })
-    : ownCounts;
+  // Loaded on first use, and only when a limit is configured.
+  let limiter: Promise<RateLimiterAbstract> | undefined;
+  const limiterOf = () => (limiter ??= createLimiter({ max, windowMs, redis }));
   return {
     async onParams({ request }) {
+      const key = credentialKeyOf(request) ?? ANONYMOUS;
       try {
-        await limiter.consume(credentialKeyOf(request) ?? ANONYMOUS);
+        await (await limiterOf()).consume(key);
       } catch (refusal) {
-        if (!(refusal instanceof RateLimiterRes)) throw refusal;
-        throw new OperationRateLimitedError(max, windowMs, Math.max(1, Math.ceil(refusal.msBeforeNext / 1000)));
+        // A refusal is the limiter's answer; an Error is a failure of the limiter itself.
+        if (refusal instanceof Error) throw refusal;
+        const retryAfter = Math.max(1, Math.ceil((refusal as RateLimiterRes).msBeforeNext / 1000));
+        throw new OperationRateLimitedError(max, windowMs, retryAfter);
       }
     },
   };
+}
+
+async function createLimiter({ max, windowMs, redis }: RateLimitOptions): Promise<RateLimiterAbstract> {
+  const { RateLimiterMemory, RateLimiterRedis } = await import('rate-limiter-flexible');
+  const limits = { points: max, duration: windowMs / 1000 };
+  const ownCounts = new RateLimiterMemory(limits);
+  if (!redis) return ownCounts;
+  return new RateLimiterRedis({
+    ...limits,
+    storeClient: await redis.client(),
+    keyPrefix: REDIS_KEY_PREFIX,
+    // While Redis is away (or a command fails), the replica counts on its own.
+    rejectIfRedisNotReady: true,
+    insuranceLimiter: ownCounts,
+  });
 }

@@ -1,7 +1,6 @@
 // The response cache (Yoga's plugin over envelop's): a read's answer is reused for
 // RESPONSE_CACHE_TTL_MS, only ever for the same credential, in-process or shared by every replica
 // through Redis; cached GET reads carry an ETag and Cache-Control, and If-None-Match gets 304.
-import { createRedisCache } from '@envelop/response-cache-redis';
 import { createInMemoryCache, useResponseCache, type Cache } from '@graphql-yoga/plugin-response-cache';
 import type { Plugin } from 'graphql-yoga';
 import { credentialKeyOf, type TradegraphContext } from '../context.js';
@@ -74,12 +73,15 @@ function entitiesIgnored(store: Cache, keyOf: (id: string) => string = (id) => i
 
 /** The Redis store, bypassed while Redis is away: a failed read is a miss, a failed write is dropped. */
 function resilientStore(redis: SharedRedis): Cache {
-  const store = entitiesIgnored(createRedisCache({ redis: redis.client }) as Cache, (id) => REDIS_KEY_PREFIX + id);
+  // Loaded with the connection, only when REDIS_URL is set.
+  const loaded = Promise.all([import('@envelop/response-cache-redis'), redis.client()]).then(([{ createRedisCache }, client]) =>
+    entitiesIgnored(createRedisCache({ redis: client }) as Cache, (id) => REDIS_KEY_PREFIX + id),
+  );
   return {
     get: async (id) => {
       if (!redis.up) return undefined;
       try {
-        return await store.get(id);
+        return await (await loaded).get(id);
       } catch {
         return undefined;
       }
@@ -87,7 +89,7 @@ function resilientStore(redis: SharedRedis): Cache {
     set: async (id, result, entities, ttl) => {
       if (!redis.up) return;
       try {
-        await store.set(id, result, entities, ttl);
+        await (await loaded).set(id, result, entities, ttl);
       } catch {
         // Dropped: the next read of this answer goes upstream again.
       }
