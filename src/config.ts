@@ -6,21 +6,17 @@ const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'
 
 const emptyAsUnset = (value: unknown) => (value === '' ? undefined : value);
 
-const httpUrl = z.string().refine((value) => {
-  try {
-    return /^https?:$/.test(new URL(value).protocol);
-  } catch {
-    return false;
-  }
-}, 'must be an http:// or https:// URL');
+const urlWith = (protocol: RegExp, message: string) =>
+  z.string().refine((value) => {
+    try {
+      return protocol.test(new URL(value).protocol);
+    } catch {
+      return false;
+    }
+  }, message);
 
-const redisUrl = z.string().refine((value) => {
-  try {
-    return /^rediss?:$/.test(new URL(value).protocol);
-  } catch {
-    return false;
-  }
-}, 'must be a redis:// or rediss:// URL');
+const httpUrl = urlWith(/^https?:$/, 'must be an http:// or https:// URL');
+const redisUrl = urlWith(/^rediss?:$/, 'must be a redis:// or rediss:// URL');
 
 const integer = (min: number, max: number) => {
   const range = `must be a whole number from ${min} to ${max}`;
