@@ -37,6 +37,15 @@ describe('response cache, in-process', () => {
     // The cache's own selections (__typename and id under aliases) never reach the client.
     expect(JSON.stringify(again.data)).not.toContain('__responseCache');
     expect(inventoryCalls()).toBe(1);
+    // The log tells a cached answer apart, as the query it is.
+    const logged = kit()
+      .logs.map((line) => JSON.parse(line) as Record<string, unknown>)
+      .filter((line) => line.msg === 'graphql operation')
+      .slice(-2);
+    expect(logged.map(({ operationType, responseCache }) => ({ operationType, responseCache }))).toEqual([
+      { operationType: 'query', responseCache: undefined },
+      { operationType: 'query', responseCache: 'hit' },
+    ]);
   });
 
   it('serves a cached answer only to the credential that read it', async () => {
