@@ -119,7 +119,7 @@ export function createTradegraph({ config, logger, graphiqlHeaders = {} }: Trade
       sendJson(res, shuttingDown ? 503 : 200, { status: shuttingDown ? 'shutting down' : 'ok' });
     },
     '/readiness': async (_req, res) => {
-      // Whether the partner API answers (see README, "Metrics, logs and tracing").
+      // Whether the partner API answers (see docs/observability.md).
       const report = await readiness();
       const ready = report.ready && !shuttingDown;
       sendJson(res, ready ? 200 : 503, { status: ready ? 'ready' : 'not ready', upstreams: report.upstreams });
