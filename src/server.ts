@@ -11,11 +11,17 @@ import { useCsrfPrevention } from './csrf-prevention.js';
 import { graphiqlOptions } from './graphiql.js';
 import { operationLimitPlugins, productionPlugins } from './limits/index.js';
 import { acceptRequestBody } from './limits/request-body.js';
+import { ErrorCode } from './errors.js';
 import { createMetrics, type TradegraphMetrics } from './observability/metrics.js';
 import { useOperationObservability } from './observability/operation-plugin.js';
 import { useOperationSpans } from './observability/operation-spans.js';
+import { partnerCallLog } from './observability/partner-call-log.js';
+import { partnerCallTracing } from './observability/partner-spans.js';
 import { createReadinessCheck } from './observability/readiness.js';
 import { PartnerApi } from './partner/index.js';
+import { useFieldErrorCodes } from './plugins/field-error-codes.js';
+import { useOperationDeadline } from './plugins/operation-deadline.js';
+import { useQuerySizeLimit } from './plugins/query-size-limit.js';
 import { buildSchema } from './schema.js';
 import { useVariableErrorCodes } from './variable-errors.js';
 
@@ -58,11 +64,18 @@ export function createTradegraph({ config, logger, graphiqlHeaders = {} }: Trade
     openApiUrl: config.partnerOpenApiUrl,
     timeoutMs: config.upstreamTimeoutMs,
     appKey: config.partnerAppKey,
-    logger,
-    onCall: metrics.observePartnerCall,
     maxRetries: config.upstreamMaxRetries,
-    breakerThreshold: config.upstreamBreakerThreshold,
-    breakerHalfOpenAfterMs: config.upstreamBreakerHalfOpenMs,
+    circuit: {
+      failureRatio: config.upstreamBreakerFailureRatio,
+      windowMs: config.upstreamBreakerWindowMs,
+      minimumCalls: config.upstreamBreakerMinCalls,
+      minimumDistinct: config.upstreamBreakerMinDistinct,
+      halfOpenAfterMs: config.upstreamBreakerHalfOpenMs,
+    },
+    connections: config.upstreamConnections,
+    connectionWaitMs: config.upstreamConnectionWaitMs,
+    // The client emits; metrics, logs and tracing listen (tracing adds traceparent as a call starts).
+    observers: [metrics.partnerCalls, partnerCallLog(logger), partnerCallTracing],
   });
   metrics.watchCircuits(() =>
     partner.circuitStates().map(({ upstream, state }) => ({ upstream, open: state === 'open' || state === 'isolated' })),
@@ -78,10 +91,13 @@ export function createTradegraph({ config, logger, graphiqlHeaders = {} }: Trade
   plugins.push(useOperationObservability({ logger, metrics }));
   if (config.tracing) plugins.push(useOperationSpans());
   plugins.push(useCsrfPrevention());
+  plugins.push(useQuerySizeLimit(config.maxQueryBytes));
   // After observability, so that refused operations are seen (and counted) too.
   plugins.push(...operationLimitPlugins());
   if (config.production) plugins.push(...productionPlugins());
   plugins.push(useVariableErrorCodes());
+  plugins.push(useFieldErrorCodes());
+  plugins.push(useOperationDeadline());
   plugins.push(
     useCompiledExecution<TradegraphContext>({
       onCompileFailure: (operationName, errors) =>
@@ -92,7 +108,12 @@ export function createTradegraph({ config, logger, graphiqlHeaders = {} }: Trade
   const yoga = createYoga<NodeServerContext, TradegraphContext>({
     schema: buildSchema(),
     graphqlEndpoint: GRAPHQL_PATH,
-    context: createContextFactory({ partner, listingFeeBatchMax: config.listingFeeBatchMax }),
+    context: createContextFactory({
+      partner,
+      listingFeeBatchMax: config.listingFeeBatchMax,
+      operationTimeoutMs: config.operationTimeoutMs,
+      pageMaxPartnerCalls: config.pageMaxPartnerCalls,
+    }),
     plugins,
     graphiql: config.production ? false : graphiqlOptions(graphiqlHeaders),
     // Loaded on first use: the GraphiQL bundle holds some 45 MB of RSS that production never needs.
@@ -130,22 +151,37 @@ export function createTradegraph({ config, logger, graphiqlHeaders = {} }: Trade
     },
   };
 
-  const server = createServer({ keepAlive: true }, (req: IncomingMessage, res: ServerResponse) => {
-    if (shuttingDown) res.setHeader('connection', 'close');
-    inFlight.add(res);
-    res.once('close', () => inFlight.delete(res));
-    const route = routes[pathOf(req.url)];
-    if (route && req.method === 'GET') {
-      void Promise.resolve(route(req, res)).catch((error: unknown) => {
-        logger.error({ err: error }, 'route failed');
-        if (!res.headersSent) sendJson(res, 500, { status: 'error' });
+  /** GraphQL requests being worked on, for MAX_OPERATIONS_IN_FLIGHT. */
+  let operationsInFlight = 0;
+  const server = createServer(
+    {
+      keepAlive: true,
+      // A client gets this long to send its headers, and its whole request, before it is cut off.
+      headersTimeout: config.httpHeadersTimeoutMs,
+      requestTimeout: config.httpRequestTimeoutMs,
+    },
+    (req: IncomingMessage, res: ServerResponse) => {
+      if (shuttingDown) res.setHeader('connection', 'close');
+      inFlight.add(res);
+      res.once('close', () => inFlight.delete(res));
+      const route = routes[pathOf(req.url)];
+      if (route && req.method === 'GET') {
+        void Promise.resolve(route(req, res)).catch((error: unknown) => {
+          logger.error({ err: error }, 'route failed');
+          if (!res.headersSent) sendJson(res, 500, { status: 'error' });
+        });
+        return;
+      }
+      // Shed, not queued: past the cap a request is answered at once, before its body is read.
+      if (operationsInFlight >= config.maxOperationsInFlight) return refuseOverloaded(res, config.maxOperationsInFlight);
+      operationsInFlight += 1;
+      res.once('close', () => (operationsInFlight -= 1));
+      void acceptRequestBody(req, res, config.maxBodyBytes).then((accepted) => {
+        if (accepted) void yoga.requestListener(req, res);
       });
-      return;
-    }
-    void acceptRequestBody(req, res, config.maxBodyBytes).then((accepted) => {
-      if (accepted) void yoga.requestListener(req, res);
-    });
-  });
+    },
+  );
+  server.maxConnections = config.httpMaxConnections;
 
   return {
     server,
@@ -176,6 +212,23 @@ export function createTradegraph({ config, logger, graphiqlHeaders = {} }: Trade
 function pathOf(url: string | undefined): string {
   const query = url?.indexOf('?') ?? -1;
   return url === undefined ? '/' : query === -1 ? url : url.slice(0, query);
+}
+
+function refuseOverloaded(res: ServerResponse, cap: number): void {
+  const body = JSON.stringify({
+    errors: [
+      {
+        message: `The service is working on ${cap} operations, the most it takes at once; retry in 1 s.`,
+        extensions: { code: ErrorCode.OVERLOADED, retryAfter: 1 },
+      },
+    ],
+  });
+  res.writeHead(503, {
+    'content-type': 'application/json; charset=utf-8',
+    'content-length': Buffer.byteLength(body),
+    'retry-after': '1',
+  });
+  res.end(body);
 }
 
 function sendJson(res: ServerResponse, status: number, body: unknown): void {
