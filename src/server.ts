@@ -159,6 +159,8 @@ export function createTradegraph({ config, logger, graphiqlHeaders = {} }: Trade
       // A client gets this long to send its headers, and its whole request, before it is cut off.
       headersTimeout: config.httpHeadersTimeoutMs,
       requestTimeout: config.httpRequestTimeoutMs,
+      // How often those limits are checked (Node's default is every 30 s).
+      connectionsCheckingInterval: Math.min(1000, config.httpHeadersTimeoutMs),
     },
     (req: IncomingMessage, res: ServerResponse) => {
       if (shuttingDown) res.setHeader('connection', 'close');
