@@ -19,6 +19,7 @@ export type FetchListingFees = (items: ListingFeeRequestItemDTO[]) => Promise<Li
 export type ListingFeeLoader = DataLoader<ListingFeeKey, ListingFeeResultDTO, string>;
 
 export function createListingFeeLoader(fetchFees: FetchListingFees, batchMax: number): ListingFeeLoader {
+  if (!Number.isSafeInteger(batchMax) || batchMax < 1) throw new RangeError(`the listing-fee batch size must be a positive integer; got ${batchMax}`);
   return new DataLoader<ListingFeeKey, ListingFeeResultDTO, string>(
     async (keys) => {
       const answers: (ListingFeeResultDTO | Error)[] = new Array(keys.length);

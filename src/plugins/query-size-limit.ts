@@ -15,7 +15,7 @@ export function useQuerySizeLimit<TContext extends object>(maxBytes: number): Pl
         errors: [
           new OperationLimitError(
             'queryBytes',
-            `The query text is larger than ${maxBytes} bytes, the most this service parses; pass long values as variables.`,
+            `The operation was refused before parsing: its text is larger than ${maxBytes} bytes, the most this service parses; pass long values as variables.`,
             maxBytes,
           ),
         ],
