@@ -5,25 +5,27 @@ import type { AddressInfo } from 'node:net';
 import { createYoga, type Plugin, type YogaServerInstance } from 'graphql-yoga';
 import type { Logger } from 'pino';
 import type { Config } from './config.js';
-import { useCompiledExecution } from './compiled-execution.js';
 import { createContextFactory, type TradegraphContext } from './context.js';
-import { useCsrfPrevention } from './csrf-prevention.js';
 import { graphiqlOptions } from './graphiql.js';
-import { operationLimitPlugins, productionPlugins } from './limits/index.js';
-import { acceptRequestBody } from './limits/request-body.js';
 import { ErrorCode } from './errors.js';
+import { helpText, isBrowserVisit, sendHelp } from './http/help.js';
+import { acceptRequestBody } from './http/request-body.js';
 import { createMetrics, type TradegraphMetrics } from './observability/metrics.js';
-import { useOperationObservability } from './observability/operation-plugin.js';
-import { useOperationSpans } from './observability/operation-spans.js';
 import { partnerCallLog } from './observability/partner-call-log.js';
 import { partnerCallTracing } from './observability/partner-spans.js';
 import { createReadinessCheck } from './observability/readiness.js';
 import { PartnerApi } from './partner/index.js';
+import { useCompiledExecution } from './plugins/compiled-execution.js';
+import { useCsrfPrevention } from './plugins/csrf-prevention.js';
 import { useFieldErrorCodes } from './plugins/field-error-codes.js';
 import { useOperationDeadline } from './plugins/operation-deadline.js';
+import { operationLimitPlugins } from './plugins/operation-limits.js';
+import { useOperationObservability } from './plugins/operation-observability.js';
+import { useOperationSpans } from './plugins/operation-spans.js';
+import { productionPlugins } from './plugins/production.js';
 import { useQuerySizeLimit } from './plugins/query-size-limit.js';
+import { useVariableErrorCodes } from './plugins/variable-errors.js';
 import { buildSchema } from './schema.js';
-import { useVariableErrorCodes } from './variable-errors.js';
 
 export interface TradegraphOptions {
   config: Config & { partnerApiUrl: string; partnerOpenApiUrl: string };
@@ -133,13 +135,15 @@ export function createTradegraph({ config, logger, graphiqlHeaders = {} }: Trade
   let shuttingDown = false;
   /** Responses being worked on; on shutdown they are told to close their connection when done. */
   const inFlight = new Set<ServerResponse>();
+  const help = helpText({ production: config.production, graphqlPath: GRAPHQL_PATH });
   const routes: Record<string, Route> = {
+    '/': (_req, res) => sendHelp(res, 200, help),
     '/health': (_req, res) => {
       // 200 while the service takes requests; 503 once it is shutting down.
       sendJson(res, shuttingDown ? 503 : 200, { status: shuttingDown ? 'shutting down' : 'ok' });
     },
     '/readiness': async (_req, res) => {
-      // Whether the partner API answers (see README, "Metrics, logs and tracing").
+      // Whether the partner API answers (see docs/observability.md).
       const report = await readiness();
       const ready = report.ready && !shuttingDown;
       sendJson(res, ready ? 200 : 503, { status: ready ? 'ready' : 'not ready', upstreams: report.upstreams });
@@ -166,7 +170,13 @@ export function createTradegraph({ config, logger, graphiqlHeaders = {} }: Trade
       if (shuttingDown) res.setHeader('connection', 'close');
       inFlight.add(res);
       res.once('close', () => inFlight.delete(res));
-      const route = routes[pathOf(req.url)];
+      const path = pathOf(req.url);
+      if (config.production && path === GRAPHQL_PATH && isBrowserVisit(req)) {
+        // Production has no GraphiQL, and Yoga would answer a browser 406 with an empty body.
+        sendHelp(res, 406, help);
+        return;
+      }
+      const route = routes[path];
       if (route && req.method === 'GET') {
         void Promise.resolve(route(req, res)).catch((error: unknown) => {
           logger.error({ err: error }, 'route failed');
