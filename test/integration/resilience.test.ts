@@ -83,6 +83,8 @@ describe('operations in flight', () => {
     expect(refused[0]!.headers.get('retry-after')).toBe('1');
     expect(errorCodes((await refused[0]!.json()) as GraphQLResponse<unknown>)).toEqual(['OVERLOADED']);
     expect(kit().simulator.callsOf('readInventory').length).toBe(12 - refused.length);
+    // The slots come back as answers finish: the next request is served.
+    expectNoGraphQLErrors(await readTotal(kit(), DEMO_PLATFORM_ID));
   });
 });
 
