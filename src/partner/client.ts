@@ -124,7 +124,7 @@ export class PartnerClient {
     const endListeners = this.observers.map((observer) => observer.callStarted?.(info, headers));
     let attempts = 0;
     let httpStatus: number | undefined;
-    const finish = (outcome: PartnerCallEvent['outcome'], error?: TradegraphError) => {
+    const finish = (outcome: PartnerCallEvent['outcome'], error?: TradegraphError, unexpected?: string) => {
       const event: PartnerCallEvent = {
         operation: call.operation,
         method: call.method,
@@ -135,6 +135,7 @@ export class PartnerClient {
         durationMs: performance.now() - started,
         attempts,
       };
+      if (unexpected) event.unexpected = unexpected;
       if (error && 'upstream' in error) event.upstreamErrorCode = (error.upstream as { errorCode?: unknown }).errorCode;
       for (const listener of endListeners) listener?.(event);
       for (const observer of this.observers) observer.callEnded?.(event);
@@ -183,9 +184,9 @@ export class PartnerClient {
       finish('ok');
       return data;
     } catch (caught) {
-      const error = this.toTradegraphError(call, caught, abort);
+      const { error, unexpected } = this.toTradegraphError(call, caught, abort);
       // A caller that left is not a partner outage: it must not page anyone through logs or metrics.
-      finish(abort.clientGone ? 'cancelled' : (error.code as ErrorCode), error);
+      finish(abort.clientGone ? 'cancelled' : (error.code as ErrorCode), error, unexpected);
       throw error;
     } finally {
       release?.();
@@ -222,18 +223,33 @@ export class PartnerClient {
     return { timeoutMs: this.options.timeoutMs, deadlineMs: call.deadline?.ms ?? this.options.timeoutMs };
   }
 
-  private toTradegraphError(call: PartnerCall, caught: unknown, abort: CallAbort): TradegraphError {
-    if (caught instanceof RetryableFailure) return caught.failure;
-    if (caught instanceof TradegraphError) return caught;
-    if (isBrokenCircuit(caught)) return circuitOpen(call.operation, this.circuit.refusal() ?? 1);
+  /** The typed error a failed call answers; `unexpected` describes a failure of the client itself. */
+  private toTradegraphError(
+    call: PartnerCall,
+    caught: unknown,
+    abort: CallAbort,
+  ): { error: TradegraphError; unexpected?: string } {
+    if (caught instanceof RetryableFailure) return { error: caught.failure };
+    if (caught instanceof TradegraphError) return { error: caught };
+    if (isBrokenCircuit(caught)) return { error: circuitOpen(call.operation, this.circuit.refusal() ?? 1) };
     const limits = this.limits(call);
-    if (abort.deadlinePassed) return new UpstreamTimeoutError(call.operation, limits.deadlineMs, true);
-    if (abort.timedOut) return new UpstreamTimeoutError(call.operation, limits.timeoutMs);
+    if (abort.deadlinePassed) return { error: new UpstreamTimeoutError(call.operation, limits.deadlineMs, true) };
+    if (abort.timedOut) return { error: new UpstreamTimeoutError(call.operation, limits.timeoutMs) };
     if (caught instanceof ClientGoneError || abort.clientGone) {
-      return new UpstreamUnavailableError(call.operation, 'the client closed the request');
+      return { error: new UpstreamUnavailableError(call.operation, 'the client closed the request') };
     }
-    return new UpstreamUnavailableError(call.operation, 'an unexpected client failure');
+    return {
+      error: new UpstreamUnavailableError(call.operation, 'an unexpected client failure'),
+      unexpected: describeUnexpected(caught),
+    };
   }
+}
+
+/** Names a failure without its message, which could quote a URL and so a token. */
+function describeUnexpected(caught: unknown): string {
+  const name = caught instanceof Error ? caught.name : typeof caught;
+  const code = (caught as { code?: unknown } | null)?.code;
+  return typeof code === 'string' ? `${name} ${code}` : name;
 }
 
 function circuitOpen(operation: string, retryAfter: number): UpstreamUnavailableError {

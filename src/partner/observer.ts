@@ -30,6 +30,8 @@ export interface PartnerCallEvent {
   durationMs: number;
   /** Attempts sent to the partner: 0 when the call was refused before sending (open circuit, saturation). */
   attempts: number;
+  /** A failure of the client itself (a bug): its name and code, never its message. */
+  unexpected?: string;
 }
 
 export interface PartnerCallObserver {
