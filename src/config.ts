@@ -31,8 +31,18 @@ const EnvSchema = z.object({
   PARTNER_APP_KEY: z.preprocess(emptyAsUnset, z.string().optional()),
   UPSTREAM_TIMEOUT_MS: z.preprocess(emptyAsUnset, integer(1, 120_000).default(5000)),
   UPSTREAM_MAX_RETRIES: z.preprocess(emptyAsUnset, integer(0, 10).default(2)),
-  UPSTREAM_BREAKER_THRESHOLD: z.preprocess(emptyAsUnset, integer(1, 1000).default(5)),
+  UPSTREAM_BREAKER_MIN_CALLS: z.preprocess(emptyAsUnset, integer(1, 100_000).default(20)),
+  UPSTREAM_BREAKER_MIN_DISTINCT: z.preprocess(emptyAsUnset, integer(1, 1000).default(3)),
   UPSTREAM_BREAKER_HALF_OPEN_MS: z.preprocess(emptyAsUnset, integer(10, 600_000).default(5000)),
+  UPSTREAM_CONNECTIONS: z.preprocess(emptyAsUnset, integer(1, 4096).default(64)),
+  UPSTREAM_CONNECTION_WAIT_MS: z.preprocess(emptyAsUnset, integer(0, 60_000).default(1000)),
+  MAX_OPERATIONS_IN_FLIGHT: z.preprocess(emptyAsUnset, integer(1, 1_000_000).default(1024)),
+  OPERATION_TIMEOUT_MS: z.preprocess(emptyAsUnset, integer(100, 600_000).default(15_000)),
+  PAGE_MAX_PARTNER_CALLS: z.preprocess(emptyAsUnset, integer(1, 100).default(4)),
+  MAX_QUERY_BYTES: z.preprocess(emptyAsUnset, integer(256, 64 * 1024 * 1024).default(32 * 1024)),
+  HTTP_HEADERS_TIMEOUT_MS: z.preprocess(emptyAsUnset, integer(1000, 600_000).default(10_000)),
+  HTTP_REQUEST_TIMEOUT_MS: z.preprocess(emptyAsUnset, integer(1000, 3_600_000).default(30_000)),
+  HTTP_MAX_CONNECTIONS: z.preprocess(emptyAsUnset, integer(1, 1_000_000).default(4096)),
   LISTING_FEE_BATCH_MAX: z.preprocess(emptyAsUnset, integer(1, 1000).default(50)),
   MAX_BODY_BYTES: z.preprocess(emptyAsUnset, integer(1024, 64 * 1024 * 1024).default(1024 * 1024)),
   LOG_LEVEL: z.preprocess(emptyAsUnset, z.enum(LOG_LEVELS).default('info')),
@@ -69,10 +79,30 @@ export interface Config {
   upstreamTimeoutMs: number;
   /** Retries after the first attempt of an idempotent partner call (GET), within upstreamTimeoutMs. */
   upstreamMaxRetries: number;
-  /** Consecutive partner outages that open an upstream base's circuit. */
-  upstreamBreakerThreshold: number;
+  /** Share (0 to 1) of a window's partner calls that must be outages for the circuit to open. */
+  upstreamBreakerFailureRatio: number;
+  upstreamBreakerWindowMs: number;
+  /** Calls in the window below which the circuit never opens. */
+  upstreamBreakerMinCalls: number;
+  /** Distinct inventories and callers the window's outages must span for the circuit to open. */
+  upstreamBreakerMinDistinct: number;
   /** How long an open circuit answers at once before letting one probe call through. */
   upstreamBreakerHalfOpenMs: number;
+  /** The facade's connections per upstream base, and how long a call may wait for one. */
+  upstreamConnections: number;
+  upstreamConnectionWaitMs: number;
+  /** GraphQL requests worked on at once; more are refused with HTTP 503 and Retry-After. */
+  maxOperationsInFlight: number;
+  /** The whole operation's deadline; partner calls still running then fail UPSTREAM_TIMEOUT. */
+  operationTimeoutMs: number;
+  /** Chained partner calls one `items` page may make before it answers a short page. */
+  pageMaxPartnerCalls: number;
+  /** Longest GraphQL document text, checked before it is parsed. */
+  maxQueryBytes: number;
+  /** node:http's limits on slow clients. */
+  httpHeadersTimeoutMs: number;
+  httpRequestTimeoutMs: number;
+  httpMaxConnections: number;
   listingFeeBatchMax: number;
   maxBodyBytes: number;
   logLevel: (typeof LOG_LEVELS)[number];
@@ -104,8 +134,21 @@ export function loadConfig(env: NodeJS.ProcessEnv): Config {
     partnerAppKey: values.PARTNER_APP_KEY ?? null,
     upstreamTimeoutMs: values.UPSTREAM_TIMEOUT_MS,
     upstreamMaxRetries: values.UPSTREAM_MAX_RETRIES,
-    upstreamBreakerThreshold: values.UPSTREAM_BREAKER_THRESHOLD,
+    // Fixed (docs/limits-and-resilience.md): the two knobs below are the ones an operator needs.
+    upstreamBreakerFailureRatio: 0.5,
+    upstreamBreakerWindowMs: 10_000,
+    upstreamBreakerMinCalls: values.UPSTREAM_BREAKER_MIN_CALLS,
+    upstreamBreakerMinDistinct: values.UPSTREAM_BREAKER_MIN_DISTINCT,
     upstreamBreakerHalfOpenMs: values.UPSTREAM_BREAKER_HALF_OPEN_MS,
+    upstreamConnections: values.UPSTREAM_CONNECTIONS,
+    upstreamConnectionWaitMs: values.UPSTREAM_CONNECTION_WAIT_MS,
+    maxOperationsInFlight: values.MAX_OPERATIONS_IN_FLIGHT,
+    operationTimeoutMs: values.OPERATION_TIMEOUT_MS,
+    pageMaxPartnerCalls: values.PAGE_MAX_PARTNER_CALLS,
+    maxQueryBytes: values.MAX_QUERY_BYTES,
+    httpHeadersTimeoutMs: values.HTTP_HEADERS_TIMEOUT_MS,
+    httpRequestTimeoutMs: values.HTTP_REQUEST_TIMEOUT_MS,
+    httpMaxConnections: values.HTTP_MAX_CONNECTIONS,
     listingFeeBatchMax: values.LISTING_FEE_BATCH_MAX,
     maxBodyBytes: values.MAX_BODY_BYTES,
     logLevel: values.LOG_LEVEL,

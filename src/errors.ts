@@ -20,10 +20,15 @@ export const ErrorCode = {
   UPSTREAM_ERROR: 'UPSTREAM_ERROR',
   /** The partner API answered something that is not a well-formed envelope of the expected shape. */
   UPSTREAM_BAD_RESPONSE: 'UPSTREAM_BAD_RESPONSE',
-  /** The partner API could not be reached (refused, reset, HTTP 5xx) or its circuit is open. */
+  /**
+   * The partner API could not be reached (refused, reset, HTTP 5xx) or its circuit is open; with an
+   * open circuit, `retryAfter` holds the whole seconds until the next probe.
+   */
   UPSTREAM_UNAVAILABLE: 'UPSTREAM_UNAVAILABLE',
-  /** The partner API did not answer within UPSTREAM_TIMEOUT_MS. */
+  /** The partner API did not answer within UPSTREAM_TIMEOUT_MS, or the operation outlived OPERATION_TIMEOUT_MS. */
   UPSTREAM_TIMEOUT: 'UPSTREAM_TIMEOUT',
+  /** The service is at capacity (operations in flight, or no partner connection free in time); `retryAfter` in seconds. */
+  OVERLOADED: 'OVERLOADED',
   /** A GET or a form/text POST came without a CSRF header; nothing was executed (HTTP 403). */
   CSRF_HEADER_REQUIRED: 'CSRF_HEADER_REQUIRED',
   /** The operation or its request body is over a limit (depth, aliases, tokens, cost, size); refused before execution. */
@@ -116,15 +121,47 @@ export class UpstreamBadResponseError extends TradegraphError {
 
 export class UpstreamUnavailableError extends TradegraphError {
   readonly code = ErrorCode.UPSTREAM_UNAVAILABLE;
-  constructor(operation: string, reason: string) {
-    super(`The partner API is unavailable for '${operation}': ${reason}.`, ErrorCode.UPSTREAM_UNAVAILABLE);
+  constructor(
+    operation: string,
+    reason: string,
+    readonly retryAfter?: number,
+  ) {
+    super(
+      `The partner API is unavailable for '${operation}': ${reason}.`,
+      ErrorCode.UPSTREAM_UNAVAILABLE,
+      retryAfter === undefined ? {} : { retryAfter },
+    );
   }
 }
 
 export class UpstreamTimeoutError extends TradegraphError {
   readonly code = ErrorCode.UPSTREAM_TIMEOUT;
-  constructor(operation: string, timeoutMs: number) {
-    super(`The partner API did not answer '${operation}' within ${timeoutMs} ms.`, ErrorCode.UPSTREAM_TIMEOUT);
+  /** `deadline`: the whole operation ran out of time (OPERATION_TIMEOUT_MS), not this one call. */
+  constructor(
+    operation: string,
+    timeoutMs: number,
+    readonly deadline = false,
+  ) {
+    super(
+      deadline
+        ? `The operation did not finish within ${timeoutMs} ms; '${operation}' was still waiting for the partner API.`
+        : `The partner API did not answer '${operation}' within ${timeoutMs} ms.`,
+      ErrorCode.UPSTREAM_TIMEOUT,
+    );
+  }
+}
+
+/**
+ * The service's own saturation, never the partner's: refused at once so that the caller can retry
+ * elsewhere or later, instead of queueing into a timeout. HTTP 503 when it refuses a whole request.
+ */
+export class OverloadedError extends TradegraphError {
+  readonly code = ErrorCode.OVERLOADED;
+  constructor(
+    message: string,
+    readonly retryAfter: number,
+  ) {
+    super(message, ErrorCode.OVERLOADED, { retryAfter });
   }
 }
 
@@ -141,7 +178,7 @@ export class CsrfHeaderRequiredError extends TradegraphError {
 }
 
 /** Which limit an operation broke; see docs/limits-and-resilience.md. */
-export type OperationLimit = 'depth' | 'aliases' | 'directives' | 'tokens' | 'cost' | 'bodyBytes';
+export type OperationLimit = 'depth' | 'aliases' | 'directives' | 'tokens' | 'cost' | 'bodyBytes' | 'queryBytes';
 
 /**
  * An operation refused before execution because it is too large for the service to run on the

@@ -25,12 +25,16 @@ export type FaultKind =
   | 'bad-shape'
   | 'count-mismatch'
   | 'reversed-results'
-  | 'slow';
+  | 'slow'
+  | 'echo-url'
+  | 'wrong-types';
 
 export interface Fault {
   kind: FaultKind;
   /** Only calls of this operation; all when omitted. */
   operation?: SimulatedOperation;
+  /** Only inventory reads of this platformId (one user's broken inventory); all when omitted. */
+  platformId?: string;
   /** Affect this many matching calls, then retire; every matching call when omitted. */
   times?: number;
   /** Affect each matching call with this probability (deterministic sequence); 1 when omitted. */
@@ -136,9 +140,10 @@ export class PartnerSimulator {
   }
 
   /** Picks the fault for this call, if any, and uses it up. */
-  takeFault(operation: SimulatedOperation): Fault | undefined {
+  takeFault(operation: SimulatedOperation, platformId?: string): Fault | undefined {
     for (const fault of this.settings.faults) {
       if (fault.operation && fault.operation !== operation) continue;
+      if (fault.platformId !== undefined && fault.platformId !== platformId) continue;
       if (fault.times !== undefined && fault.times <= 0) continue;
       if (fault.rate !== undefined && this.nextRandom() >= fault.rate) continue;
       if (fault.times !== undefined) fault.times -= 1;
@@ -206,15 +211,15 @@ async function handle(simulator: PartnerSimulator, req: IncomingMessage, res: Se
 
   const { latencyMs } = simulator.settings;
   if (latencyMs > 0) await sleep(latencyMs);
-  const fault = simulator.takeFault(operation);
+  const platformId = inventoryMatch ? decodeURIComponent(inventoryMatch[1]!) : undefined;
+  const fault = simulator.takeFault(operation, platformId);
   if (fault) {
     record.fault = fault.kind;
-    if (await answerFault(fault, operation, res, record)) return;
+    if (await answerFault(fault, operation, res, record, req.url ?? '')) return;
   }
 
   if (operation === 'readInventory') {
-    const [, platformId, appId] = inventoryMatch!;
-    return answerInventory(simulator, decodeURIComponent(platformId!), appId!, url.searchParams, res);
+    return answerInventory(simulator, platformId!, inventoryMatch![2]!, url.searchParams, res, fault?.kind);
   }
   return answerCalculate(simulator, record, body, res, fault?.kind);
 }
@@ -225,6 +230,7 @@ function answerInventory(
   appIdText: string,
   params: URLSearchParams,
   res: ServerResponse,
+  fault?: FaultKind,
 ): void {
   const token = params.get('access_token');
   if (!token || token.startsWith('expired')) return send(res, 401, 'application/json', '{"message":"unauthorized"}');
@@ -246,6 +252,10 @@ function answerInventory(
   const count = countCap === null ? asked : Math.min(asked, countCap);
   const list = [];
   for (let index = from; index < Math.min(size, from + count); index++) list.push(itemAt(platformId, appId, index));
+  if (fault === 'wrong-types') {
+    // Values that do not fit the fields' types, as a careless upstream might send them.
+    for (const item of list) Object.assign(item, { appId: 'x', ifTradable: 'yes', status: 'active' });
+  }
   envelope(res, {
     success: true,
     data: {
@@ -311,13 +321,26 @@ async function answerFault(
   operation: SimulatedOperation,
   res: ServerResponse,
   call: CallRecord,
+  requestUrl: string,
 ): Promise<boolean> {
   switch (fault.kind) {
+    case 'echo-url':
+      // A gateway that repeats the request URL, query string (and its access_token) included.
+      envelope(res, {
+        success: false,
+        data: null,
+        errorCode: 10_500,
+        errorMsg: `upstream failure for GET ${requestUrl}`,
+        errorCodeStr: 'GATEWAY_ECHO',
+        errorData: { url: requestUrl },
+      });
+      return true;
     case 'slow':
       await sleep(fault.delayMs ?? 10_000);
       return false;
     case 'count-mismatch':
     case 'reversed-results':
+    case 'wrong-types':
       return false;
     case 'http-500':
     case 'http-502':
