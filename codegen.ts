@@ -6,12 +6,15 @@ const config: CodegenConfig = {
   schema: 'schema/*.graphql',
   emitLegacyCommonJSImports: false,
   generates: {
-    // Typed documents (TypedDocumentNode) of the operations in test/operations/, as a front-end
-    // team would generate them; the integration tests execute these.
+    // Typed documents (TypedDocumentNode) of the repo's own operations (test/operations/ and the
+    // GraphiQL examples in graphiql/), as a front-end team would generate them; the integration
+    // tests execute these. persisted-documents.json is their trusted-documents manifest
+    // (TRUSTED_DOCUMENTS): sha256 of each document's normalized text, which every typed document
+    // also carries as `__meta__.hash` for clients that send only the hash.
     'test/generated/': {
-      documents: 'test/operations/*.graphql',
+      documents: ['test/operations/*.graphql', 'graphiql/*.graphql'],
       preset: 'client',
-      presetConfig: { fragmentMasking: false },
+      presetConfig: { fragmentMasking: false, persistedDocuments: { hashAlgorithm: 'sha256' } },
       config: {
         useTypeImports: true,
         enumsAsTypes: true,

@@ -2,7 +2,7 @@
 // everything else to Yoga (GraphQL, and GraphiQL in development). It owns the partner API clients.
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { createYoga, type Plugin, type YogaServerInstance } from 'graphql-yoga';
+import { createYoga, type Plugin, type YogaInitialContext, type YogaServerInstance } from 'graphql-yoga';
 import type { Logger } from 'pino';
 import type { Config } from './config.js';
 import { useCompiledExecution } from './compiled-execution.js';
@@ -14,6 +14,8 @@ import { acceptRequestBody } from './limits/request-body.js';
 import { createMetrics, type TradegraphMetrics } from './observability/metrics.js';
 import { useOperationObservability } from './observability/operation-plugin.js';
 import { useOperationSpans } from './observability/operation-spans.js';
+import { useIncrementalDelivery } from './plugins/defer-stream.js';
+import { prepareTrustedDocuments, useTrustedDocuments, type TrustedDocuments } from './plugins/trusted-documents.js';
 import { createReadinessCheck } from './observability/readiness.js';
 import { PartnerApi } from './partner/index.js';
 import { buildSchema } from './schema.js';
@@ -78,6 +80,12 @@ export function createTradegraph({ config, logger, graphiqlHeaders = {} }: Trade
   plugins.push(useOperationObservability({ logger, metrics }));
   if (config.tracing) plugins.push(useOperationSpans());
   plugins.push(useCsrfPrevention());
+  // Filled from the manifest once Yoga's pipeline exists (below); empty, it still answers an
+  // unknown documentId with PERSISTED_QUERY_NOT_FOUND.
+  const trustedDocuments: TrustedDocuments = new Map();
+  plugins.push(useTrustedDocuments({ documents: trustedDocuments, only: config.trustedDocumentsOnly }));
+  // Before the limits and execution: a client that cannot take several payloads is refused first.
+  plugins.push(...useIncrementalDelivery<TradegraphContext & YogaInitialContext>());
   // After observability, so that refused operations are seen (and counted) too.
   plugins.push(...operationLimitPlugins());
   if (config.production) plugins.push(...productionPlugins());
@@ -108,6 +116,8 @@ export function createTradegraph({ config, logger, graphiqlHeaders = {} }: Trade
     maskedErrors: config.production ? { isDev: false } : true,
     logging: yogaLogger(logger),
   });
+  // Throws a ConfigError naming TRUSTED_DOCUMENTS for a document no request could run.
+  if (config.trustedDocuments) prepareTrustedDocuments(yoga as never, config.trustedDocuments, trustedDocuments);
 
   let shuttingDown = false;
   /** Responses being worked on; on shutdown they are told to close their connection when done. */
