@@ -8,7 +8,7 @@
 // baseline is what Yoga and GraphQL execution cost before any of it.
 import { createServer } from 'node:http';
 import { createSchema, createYoga } from 'graphql-yoga';
-import { useCompiledExecution } from '../../src/compiled-execution.js';
+import { useCompiledExecution } from '../../src/plugins/compiled-execution.js';
 import { parseCredentials } from '../../src/context.js';
 import { encodeItemCursor } from '../../src/inventory/cursor.js';
 import { ITEM_INVENTORY, type InventoryRef } from '../../src/inventory/model.js';

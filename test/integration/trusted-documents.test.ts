@@ -7,11 +7,11 @@ import { InventoryPageDocument, InventoryTotalDocument } from '../generated/grap
 import { startServiceProcess } from '../support/service-process.js';
 import { errorCodes, expectNoGraphQLErrors, startTestkit, useTestkit, type GraphQLResponse, type Testkit } from '../support/testkit.js';
 import { documentIdOf, manifest, manifestOf, sha256, writeManifestFile } from '../support/trusted-documents.js';
-import { CSRF_HEADER } from '../../src/csrf-prevention.js';
+import { CSRF_HEADER } from '../../src/plugins/csrf-prevention.js';
 import { createLogger } from '../../src/logger.js';
 import { createTradegraph } from '../../src/server.js';
 import { loadConfig } from '../../src/config.js';
-import { OPERATION_LIMITS } from '../../src/limits/index.js';
+import { OPERATION_LIMITS } from '../../src/plugins/operation-limits.js';
 import { DEMO_ACCESS_TOKEN, DEMO_APP_ID, DEMO_PLATFORM_ID } from '../../src/simulator/data.js';
 
 const variables = { platformId: DEMO_PLATFORM_ID, appId: DEMO_APP_ID };

@@ -5,7 +5,7 @@
 import { GraphQLError, Kind, type DocumentNode, type ExecutionResult, type Source } from 'graphql';
 import { compileQuery, isCompiledQuery, type CompiledQuery } from 'graphql-jit';
 import type { Plugin } from 'graphql-yoga';
-import { usesIncrementalDelivery } from './plugins/defer-stream.js';
+import { usesIncrementalDelivery } from './defer-stream.js';
 
 /**
  * graphql-jit 0.8 ignores the default of a non-null variable (`$id: String! = "x"` sent without
