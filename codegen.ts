@@ -1,6 +1,7 @@
 // The only source of generated code: resolver types from the SDL in schema/, with each GraphQL
 // type mapped to the upstream shape (or domain model) it is built from.
 import type { CodegenConfig } from '@graphql-codegen/cli';
+import { addTypenameSelectionDocumentTransform } from '@graphql-codegen/client-preset';
 
 const config: CodegenConfig = {
   schema: 'schema/*.graphql',
@@ -10,10 +11,13 @@ const config: CodegenConfig = {
     // GraphiQL examples in graphiql/), as a front-end team would generate them; the integration
     // tests execute these. persisted-documents.json is their trusted-documents manifest
     // (TRUSTED_DOCUMENTS): sha256 of each document's normalized text, which every typed document
-    // also carries as `__meta__.hash` for clients that send only the hash.
+    // also carries as `__meta__.hash` for clients that send only the hash. Every selection set
+    // gets `__typename`, as normalized caches (Apollo, urql Graphcache) add it to what they send:
+    // a trusted document must answer what the client's cache needs.
     'test/generated/': {
       documents: ['test/operations/*.graphql', 'graphiql/*.graphql'],
       preset: 'client',
+      documentTransforms: [addTypenameSelectionDocumentTransform],
       presetConfig: { fragmentMasking: false, persistedDocuments: { hashAlgorithm: 'sha256' } },
       config: {
         useTypeImports: true,
