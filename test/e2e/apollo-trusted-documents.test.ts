@@ -89,7 +89,7 @@ describe('Apollo Client with the persisted-queries link and a trusted-documents 
     let done!: () => void;
     const allFeesShown = new Promise<void>((resolve) => (done = resolve));
     const subscription = query.subscribe(({ data, dataState }) => {
-      const nodes = (data?.inventory?.items.nodes ?? []) as { listingFee?: unknown }[];
+      const nodes = (data?.inventory?.items?.nodes ?? []) as { listingFee?: unknown }[];
       const fees = nodes.filter((node) => node.listingFee).length;
       shown.push({ items: nodes.length, fees, complete: dataState === 'complete' });
       // The fee call is held upstream: the items can only be on screen because they came first.
