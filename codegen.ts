@@ -3,27 +3,35 @@
 import type { CodegenConfig } from '@graphql-codegen/cli';
 import { addTypenameSelectionDocumentTransform } from '@graphql-codegen/client-preset';
 
+const TYPED_DOCUMENTS_CONFIG = {
+  useTypeImports: true,
+  enumsAsTypes: true,
+  scalars: { DateTime: 'string', Decimal: 'string', JSON: 'unknown' },
+};
+
 const config: CodegenConfig = {
   schema: 'schema/*.graphql',
   emitLegacyCommonJSImports: false,
   generates: {
-    // Typed documents (TypedDocumentNode) of the repo's own operations (test/operations/ and the
-    // GraphiQL examples in graphiql/), as a front-end team would generate them; the integration
-    // tests execute these. persisted-documents.json is their trusted-documents manifest
-    // (TRUSTED_DOCUMENTS): sha256 of each document's normalized text, which every typed document
-    // also carries as `__meta__.hash` for clients that send only the hash. Every selection set
-    // gets `__typename`, as normalized caches (Apollo, urql Graphcache) add it to what they send:
-    // a trusted document must answer what the client's cache needs.
+    // Typed documents (TypedDocumentNode) of the operations in test/operations/, as a front-end
+    // team would generate them; the integration tests execute these.
     'test/generated/': {
+      documents: 'test/operations/*.graphql',
+      preset: 'client',
+      presetConfig: { fragmentMasking: false },
+      config: TYPED_DOCUMENTS_CONFIG,
+    },
+    // The same operations and the GraphiQL examples (graphiql/) as a front end with a normalized
+    // cache ships them: `__typename` in every selection set (Apollo and urql Graphcache add it to
+    // what they send; a trusted document must answer what the cache needs), and
+    // persisted-documents.json, the trusted-documents manifest (TRUSTED_DOCUMENTS): each document's
+    // normalized text by its sha256, which each typed document also carries as `__meta__.hash`.
+    'test/generated/trusted/': {
       documents: ['test/operations/*.graphql', 'graphiql/*.graphql'],
       preset: 'client',
       documentTransforms: [addTypenameSelectionDocumentTransform],
       presetConfig: { fragmentMasking: false, persistedDocuments: { hashAlgorithm: 'sha256' } },
-      config: {
-        useTypeImports: true,
-        enumsAsTypes: true,
-        scalars: { DateTime: 'string', Decimal: 'string', JSON: 'unknown' },
-      },
+      config: TYPED_DOCUMENTS_CONFIG,
     },
     // The merged schema in one file, for clients' tooling (their codegen, IDE plugins, linters).
     // Outside schema/, so the runtime schema loader never reads it back.

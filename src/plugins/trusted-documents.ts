@@ -49,7 +49,7 @@ export function useTrustedDocuments<TContext extends object>({ documents, only }
     ...(persisted as Plugin<TContext>),
     onParams(payload) {
       // Neither a query nor an id: Yoga's own check answers that request as it answers any other.
-      if (payload.params.query == null && documentIdOf(payload.params, payload.request) === null) return;
+      if (!payload.params.query && documentIdOf(payload.params, payload.request) === null) return;
       return persisted.onParams!(payload as never);
     },
   };

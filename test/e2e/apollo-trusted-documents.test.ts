@@ -7,7 +7,7 @@ import { PersistedQueryLink } from '@apollo/client/link/persisted-queries';
 import { relayStylePagination } from '@apollo/client/utilities';
 import { filter, firstValueFrom } from 'rxjs';
 import { describe, expect, it } from 'vitest';
-import { InventoryPageDocument, InventoryWithDeferredFeesDocument } from '../generated/graphql.js';
+import { InventoryPageDocument, InventoryWithDeferredFeesDocument } from '../generated/trusted/graphql.js';
 import { useTestkit, type Testkit } from '../support/testkit.js';
 import { documentIdOf, manifest } from '../support/trusted-documents.js';
 import { DEMO_ACCESS_TOKEN, DEMO_APP_ID, DEMO_PLATFORM_ID, assetIdAt, platformIdWithSize } from '../../src/simulator/data.js';

@@ -3,7 +3,7 @@
 // documents, and a bad manifest stopping the service at start.
 import { print } from 'graphql';
 import { describe, expect, it } from 'vitest';
-import { InventoryPageDocument, InventoryTotalDocument } from '../generated/graphql.js';
+import { InventoryPageDocument, InventoryTotalDocument } from '../generated/trusted/graphql.js';
 import { startServiceProcess } from '../support/service-process.js';
 import { errorCodes, expectNoGraphQLErrors, startTestkit, useTestkit, type GraphQLResponse, type Testkit } from '../support/testkit.js';
 import { documentIdOf, manifest, manifestOf, sha256, writeManifestFile } from '../support/trusted-documents.js';

@@ -1,4 +1,4 @@
-// The repo's trusted-documents manifest (test/generated/persisted-documents.json, from `npm run
+// The repo's trusted-documents manifest (test/generated/trusted/persisted-documents.json, from `npm run
 // codegen`), the hash each typed document carries, and hand-made manifests for the cases a
 // generated one never holds.
 import { createHash } from 'node:crypto';
@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { readTrustedDocuments, type TrustedDocumentsManifest } from '../../src/config.js';
 
-export const MANIFEST_PATH = fileURLToPath(new URL('../generated/persisted-documents.json', import.meta.url));
+export const MANIFEST_PATH = fileURLToPath(new URL('../generated/trusted/persisted-documents.json', import.meta.url));
 
 export const manifest = (): TrustedDocumentsManifest => readTrustedDocuments(MANIFEST_PATH);
 
