@@ -1,5 +1,7 @@
 // The service's configuration, read from the environment once at start and validated: a bad value
 // stops the service with a message that names the variable.
+import { createHash } from 'node:crypto';
+import { readFileSync } from 'node:fs';
 import { z } from 'zod';
 
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
@@ -52,6 +54,8 @@ const EnvSchema = z.object({
   OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: z.preprocess(emptyAsUnset, httpUrl.optional()),
   OTEL_SERVICE_NAME: z.preprocess(emptyAsUnset, z.string().default('tradegraph')),
   OTEL_SDK_DISABLED: z.preprocess(emptyAsUnset, z.enum(['true', 'false']).default('false')),
+  TRUSTED_DOCUMENTS: z.preprocess(emptyAsUnset, z.string().optional()),
+  TRUSTED_DOCUMENTS_ONLY: z.preprocess(emptyAsUnset, z.enum(['true', 'false']).optional()),
   RESPONSE_CACHE_TTL_MS: z.preprocess(emptyAsUnset, integer(0, 86_400_000).default(0)),
   REDIS_URL: z.preprocess(emptyAsUnset, redisUrl.optional()),
   RATE_LIMIT_MAX: z.preprocess(emptyAsUnset, integer(0, 1_000_000).default(0)),
@@ -66,7 +70,14 @@ const EnvSchema = z.object({
   // Without PARTNER_API_URL the simulator serves both operations; half a real upstream is a mistake.
   message: 'is set but PARTNER_API_URL is not (both or neither)',
   path: ['PARTNER_OPEN_API_URL'],
+}).refine((env) => env.TRUSTED_DOCUMENTS_ONLY !== 'true' || env.TRUSTED_DOCUMENTS !== undefined, {
+  // Only trusted documents, and none trusted, would refuse every request.
+  message: 'is true but TRUSTED_DOCUMENTS is not set',
+  path: ['TRUSTED_DOCUMENTS_ONLY'],
 });
+
+/** A trusted-documents manifest: each document's text by the sha256 (hex) of that text. */
+export type TrustedDocumentsManifest = Readonly<Record<string, string>>;
 
 export interface Config {
   port: number;
@@ -109,6 +120,10 @@ export interface Config {
   production: boolean;
   /** OpenTelemetry tracing; null (the default) when no OTLP endpoint is configured. */
   tracing: { tracesUrl: string; serviceName: string } | null;
+  /** The manifest read from TRUSTED_DOCUMENTS; null when none is configured. */
+  trustedDocuments: TrustedDocumentsManifest | null;
+  /** Whether only the manifest's documents may run (TRUSTED_DOCUMENTS_ONLY; by default, in production). */
+  trustedDocumentsOnly: boolean;
   /** How long a read's answer is reused for the same credential; 0 (the default) turns the cache off. */
   responseCacheTtlMs: number;
   /** Shares the response cache and the rate-limit counts between replicas; null keeps both in-process. May hold a password. */
@@ -126,6 +141,8 @@ export function loadConfig(env: NodeJS.ProcessEnv): Config {
     throw new ConfigError(`Invalid configuration:\n  ${problems.join('\n  ')}`);
   }
   const values = parsed.data;
+  const production = values.NODE_ENV === 'production';
+  const trustedDocuments = values.TRUSTED_DOCUMENTS === undefined ? null : readTrustedDocuments(values.TRUSTED_DOCUMENTS);
   return {
     port: values.PORT,
     host: values.HOST,
@@ -152,12 +169,47 @@ export function loadConfig(env: NodeJS.ProcessEnv): Config {
     listingFeeBatchMax: values.LISTING_FEE_BATCH_MAX,
     maxBodyBytes: values.MAX_BODY_BYTES,
     logLevel: values.LOG_LEVEL,
-    production: values.NODE_ENV === 'production',
+    production,
     tracing: tracingOf(values),
+    trustedDocuments,
+    trustedDocumentsOnly: trustedDocuments !== null && (values.TRUSTED_DOCUMENTS_ONLY ?? String(production)) === 'true',
     responseCacheTtlMs: values.RESPONSE_CACHE_TTL_MS,
     redisUrl: values.REDIS_URL ?? null,
     rateLimit: values.RATE_LIMIT_MAX > 0 ? { max: values.RATE_LIMIT_MAX, windowMs: values.RATE_LIMIT_WINDOW_MS } : null,
   };
+}
+
+const SHA256_HEX = /^[0-9a-f]{64}$/;
+
+/**
+ * Reads the client preset's persisted-documents manifest. Each key must be the sha256 of its
+ * document's text, so that a hash a client sends names exactly the text the service runs.
+ */
+export function readTrustedDocuments(path: string): TrustedDocumentsManifest {
+  const refuse = (reason: string) => new ConfigError(`Invalid configuration:\n  TRUSTED_DOCUMENTS: ${reason}`);
+  let text: string;
+  try {
+    text = readFileSync(path, 'utf8');
+  } catch (error) {
+    throw refuse(`cannot read '${path}' (${(error as NodeJS.ErrnoException).code ?? String(error)})`);
+  }
+  let manifest: unknown;
+  try {
+    manifest = JSON.parse(text);
+  } catch {
+    throw refuse(`'${path}' is not JSON`);
+  }
+  if (typeof manifest !== 'object' || manifest === null || Array.isArray(manifest)) {
+    throw refuse(`'${path}' must hold one JSON object of {"<sha256>": "<document>"}`);
+  }
+  for (const [hash, document] of Object.entries(manifest)) {
+    if (!SHA256_HEX.test(hash)) throw refuse(`key '${hash.slice(0, 80)}' in '${path}' is not a lowercase hex sha256`);
+    if (typeof document !== 'string' || document.trim() === '') throw refuse(`the document of '${hash}' in '${path}' is not a string`);
+    if (createHash('sha256').update(document).digest('hex') !== hash) {
+      throw refuse(`key '${hash}' in '${path}' is not the sha256 of its document`);
+    }
+  }
+  return manifest as TrustedDocumentsManifest;
 }
 
 function tracingOf(values: z.infer<typeof EnvSchema>): Config['tracing'] {

@@ -33,6 +33,12 @@ export const ErrorCode = {
   CSRF_HEADER_REQUIRED: 'CSRF_HEADER_REQUIRED',
   /** The operation or its request body is over a limit (depth, aliases, tokens, cost, size); refused before execution. */
   OPERATION_LIMIT_EXCEEDED: 'OPERATION_LIMIT_EXCEEDED',
+  /** A request named a trusted document (documentId or persistedQuery hash) that the manifest lacks. */
+  PERSISTED_QUERY_NOT_FOUND: 'PERSISTED_QUERY_NOT_FOUND',
+  /** A request sent a query's text where only trusted documents may run; nothing was executed. */
+  PERSISTED_QUERY_ONLY: 'PERSISTED_QUERY_ONLY',
+  /** An operation uses @defer/@stream but the client accepts neither multipart/mixed nor text/event-stream (HTTP 406). */
+  INCREMENTAL_DELIVERY_NOT_ACCEPTED: 'INCREMENTAL_DELIVERY_NOT_ACCEPTED',
 } as const;
 export type ErrorCode = (typeof ErrorCode)[keyof typeof ErrorCode];
 
@@ -194,5 +200,40 @@ export class OperationLimitError extends TradegraphError {
   ) {
     // `http.status` makes Yoga answer 400 (it strips `http` from what the client sees).
     super(message, ErrorCode.OPERATION_LIMIT_EXCEEDED, { limit, maximum, http: { status: 400 } });
+  }
+}
+
+/**
+ * The id a request named is not in the trusted-documents manifest. Apollo's persisted-queries link
+ * knows this code: where the service also runs query text, it sends the query again in full.
+ */
+export class PersistedQueryNotFoundError extends TradegraphError {
+  readonly code = ErrorCode.PERSISTED_QUERY_NOT_FOUND;
+  constructor(documentId: string) {
+    const shown = documentId.length > 80 ? `${documentId.slice(0, 80)}...` : documentId;
+    super(`'${shown}' is not the id of a trusted document of this service.`, ErrorCode.PERSISTED_QUERY_NOT_FOUND);
+  }
+}
+
+export class PersistedQueryOnlyError extends TradegraphError {
+  readonly code = ErrorCode.PERSISTED_QUERY_ONLY;
+  constructor() {
+    super(
+      "This service runs only trusted documents: send the 'documentId' (sha256) of a document of its manifest instead of a 'query'.",
+      ErrorCode.PERSISTED_QUERY_ONLY,
+    );
+  }
+}
+
+export class IncrementalDeliveryNotAcceptedError extends TradegraphError {
+  readonly code = ErrorCode.INCREMENTAL_DELIVERY_NOT_ACCEPTED;
+  constructor() {
+    // Refused before execution: answering a deferred operation in one JSON payload would hide that
+    // the client asked for the page before its fees.
+    super(
+      "The operation uses @defer or @stream, whose answer comes in several payloads: send 'Accept: multipart/mixed' or 'Accept: text/event-stream'.",
+      ErrorCode.INCREMENTAL_DELIVERY_NOT_ACCEPTED,
+      { http: { status: 406 } },
+    );
   }
 }

@@ -2,7 +2,7 @@
 // everything else to Yoga (GraphQL, and GraphiQL in development). It owns the partner API clients.
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { createYoga, type Plugin, type YogaServerInstance } from 'graphql-yoga';
+import { createYoga, type Plugin, type YogaInitialContext, type YogaServerInstance } from 'graphql-yoga';
 import type { Logger } from 'pino';
 import type { Config } from './config.js';
 import { createContextFactory, type TradegraphContext } from './context.js';
@@ -19,6 +19,7 @@ import { useCompiledExecution } from './plugins/compiled-execution.js';
 import { useCsrfPrevention } from './plugins/csrf-prevention.js';
 import { useFieldErrorCodes } from './plugins/field-error-codes.js';
 import { useOperationDeadline } from './plugins/operation-deadline.js';
+import { useIncrementalDelivery } from './plugins/defer-stream.js';
 import { operationLimitPlugins } from './plugins/operation-limits.js';
 import { useOperationObservability } from './plugins/operation-observability.js';
 import { useOperationSpans } from './plugins/operation-spans.js';
@@ -26,6 +27,7 @@ import { productionPlugins } from './plugins/production.js';
 import { useQuerySizeLimit } from './plugins/query-size-limit.js';
 import { useRateLimit } from './plugins/rate-limit.js';
 import { useTradegraphResponseCache } from './plugins/response-cache.js';
+import { prepareTrustedDocuments, useTrustedDocuments, type TrustedDocuments } from './plugins/trusted-documents.js';
 import { useVariableErrorCodes } from './plugins/variable-errors.js';
 import { connectRedis, type SharedRedis } from './redis.js';
 import { buildSchema } from './schema.js';
@@ -101,6 +103,12 @@ export function createTradegraph({ config, logger, graphiqlHeaders = {} }: Trade
   if (config.tracing) plugins.push(useOperationSpans());
   plugins.push(useCsrfPrevention());
   plugins.push(useQuerySizeLimit(config.maxQueryBytes));
+  // Filled from the manifest once Yoga's pipeline exists (below); empty, it still answers an
+  // unknown documentId with PERSISTED_QUERY_NOT_FOUND.
+  const trustedDocuments: TrustedDocuments = new Map();
+  plugins.push(useTrustedDocuments({ documents: trustedDocuments, only: config.trustedDocumentsOnly }));
+  // Before the limits and execution: a client that cannot take several payloads is refused first.
+  plugins.push(...useIncrementalDelivery<TradegraphContext & YogaInitialContext>());
   // After observability, so that refused operations are seen (and counted) too.
   plugins.push(...operationLimitPlugins());
   if (config.production) plugins.push(...productionPlugins());
@@ -150,6 +158,8 @@ export function createTradegraph({ config, logger, graphiqlHeaders = {} }: Trade
     maskedErrors: config.production ? { isDev: false } : true,
     logging: yogaLogger(logger),
   });
+  // Throws a ConfigError naming TRUSTED_DOCUMENTS for a document no request could run.
+  if (config.trustedDocuments) prepareTrustedDocuments(yoga as never, config.trustedDocuments, trustedDocuments);
 
   let shuttingDown = false;
   /** Responses being worked on; on shutdown they are told to close their connection when done. */

@@ -58,6 +58,8 @@ export interface SimulatorSettings {
   defaultCount: number;
   /** Added to every answer. */
   latencyMs: number;
+  /** Added to every listing-fee answer, on top of latencyMs: the slow half of a page with fees. */
+  listingFeeLatencyMs: number;
   /** The merchant key the calculate operation demands. */
   appKey: string;
   /** The most entries one calculate call takes (the simulator's documented limit). */
@@ -87,6 +89,7 @@ export const DEFAULT_SETTINGS: SimulatorSettings = {
   countCap: null,
   defaultCount: 20,
   latencyMs: 0,
+  listingFeeLatencyMs: 0,
   appKey: DEMO_APP_KEY,
   dataListMax: 100,
   faults: [],
@@ -96,6 +99,8 @@ export class PartnerSimulator {
   readonly calls: CallRecord[] = [];
   settings: SimulatorSettings;
   private randomState = 1;
+  /** While set, listing-fee calls are received and recorded but not answered (holdListingFees). */
+  private listingFeeHold: { released: Promise<void>; release: () => void } | null = null;
 
   constructor(
     private readonly server: Server,
@@ -117,8 +122,32 @@ export class PartnerSimulator {
     this.settings.faults.push({ ...fault });
   }
 
+  /**
+   * Holds every listing-fee call (received, recorded, not answered) until the returned function is
+   * called: a test sees what a client gets while the fees are still on their way, whatever the timing.
+   */
+  holdListingFees(): () => void {
+    if (!this.listingFeeHold) {
+      let release!: () => void;
+      const released = new Promise<void>((resolve) => (release = resolve));
+      this.listingFeeHold = { released, release };
+    }
+    const hold = this.listingFeeHold;
+    return () => {
+      if (this.listingFeeHold === hold) this.listingFeeHold = null;
+      hold.release();
+    };
+  }
+
+  /** Resolves once listing-fee calls may be answered. */
+  listingFeesReleased(): Promise<void> {
+    return this.listingFeeHold?.released ?? Promise.resolve();
+  }
+
   /** Forgets faults, records and setting changes: the state of a freshly started simulator. */
   reset(settings: Partial<SimulatorSettings> = {}): void {
+    this.listingFeeHold?.release();
+    this.listingFeeHold = null;
     this.settings = { ...DEFAULT_SETTINGS, ...settings, faults: [...(settings.faults ?? [])] };
     this.calls.length = 0;
     this.randomState = 1;
@@ -209,8 +238,12 @@ async function handle(simulator: PartnerSimulator, req: IncomingMessage, res: Se
   const body = await readBody(req);
   if (operation === 'unknown') return send(res, 404, 'text/plain', 'not found');
 
-  const { latencyMs } = simulator.settings;
+  const { latencyMs, listingFeeLatencyMs } = simulator.settings;
   if (latencyMs > 0) await sleep(latencyMs);
+  if (operation === 'calculateListingFee') {
+    if (listingFeeLatencyMs > 0) await sleep(listingFeeLatencyMs);
+    await simulator.listingFeesReleased();
+  }
   const platformId = inventoryMatch ? decodeURIComponent(inventoryMatch[1]!) : undefined;
   const fault = simulator.takeFault(operation, platformId);
   if (fault) {
