@@ -1,12 +1,13 @@
 // Everything one GraphQL request carries: the caller's credential, its request id, and its own
 // loaders. Built fresh for every request, so no loaded data can reach another request or user.
-import { randomUUID } from 'node:crypto';
+import { createHash, randomUUID } from 'node:crypto';
 import type { ServerResponse } from 'node:http';
 import type { YogaInitialContext } from 'graphql-yoga';
 import { UnauthenticatedError } from './errors.js';
-import { createInventoryPageLoader, type InventoryPageLoader } from './loaders/inventory-page-loader.js';
-import { createListingFeeLoader, type ListingFeeLoader } from './loaders/listing-fee-loader.js';
-import type { PartnerApi } from './partner/index.js';
+import { createInventoryPageLoader, type InventoryPageLoader } from './inventory/page-loader.js';
+import { createListingFeeLoader, type ListingFeeLoader } from './listing-fee/fee-loader.js';
+import { credentialDomain } from './partner/breaker.js';
+import type { OperationDeadline, PartnerApi } from './partner/index.js';
 
 export interface Credentials {
   /** The caller's partner access token, from `Authorization: Bearer <token>`; null when absent. */
@@ -22,11 +23,17 @@ export interface TradegraphContext {
   credentials: Credentials;
   loaders: Loaders;
   requestId: string;
+  /** Partner calls still running when it passes fail UPSTREAM_TIMEOUT; released when execution ends. */
+  deadline: OperationDeadline & { dispose(): void };
+  /** Chained partner calls one `items` page may make (PAGE_MAX_PARTNER_CALLS). */
+  pageMaxPartnerCalls: number;
 }
 
 export interface ContextDependencies {
   partner: PartnerApi;
   listingFeeBatchMax: number;
+  operationTimeoutMs: number;
+  pageMaxPartnerCalls: number;
 }
 
 // RFC 6750 b64token, bounded so that a huge header is refused rather than forwarded.
@@ -41,6 +48,29 @@ export function parseCredentials(authorization: string | null): Credentials {
     throw new UnauthenticatedError("The Authorization header must have the form 'Bearer <token>'.");
   }
   return { accessToken: match[1]! };
+}
+
+// One key per HTTP request, shared by the rate limit and the response cache.
+const credentialKeys = new WeakMap<Request, string | null>();
+
+/**
+ * A SHA-256 hash of the request's bearer token, the only form of a credential that leaves this
+ * module for shared state (rate-limit counters, response-cache keys); null when the request has no
+ * token or a malformed Authorization header (which the context refuses anyway).
+ */
+export function credentialKeyOf(request: Request): string | null {
+  let key = credentialKeys.get(request);
+  if (key === undefined) {
+    let token: string | null;
+    try {
+      token = parseCredentials(request.headers.get('authorization')).accessToken;
+    } catch {
+      token = null;
+    }
+    key = token === null ? null : createHash('sha256').update(token).digest('hex');
+    credentialKeys.set(request, key);
+  }
+  return key;
 }
 
 // One id per HTTP request, shared by the context, the operation log line and the response header.
@@ -58,20 +88,43 @@ export function requestIdOf(request: Request): string {
 }
 
 export function createLoaders(
-  { partner, listingFeeBatchMax }: ContextDependencies,
+  { partner, listingFeeBatchMax }: Pick<ContextDependencies, 'partner' | 'listingFeeBatchMax'>,
   credentials: Credentials,
-  call: { signal?: AbortSignal; requestId: string },
+  call: { signal?: AbortSignal; deadline?: OperationDeadline; requestId: string },
 ): Loaders {
+  const { accessToken } = credentials;
   let listingFee: ListingFeeLoader | undefined;
   return {
-    inventoryPage: createInventoryPageLoader((page) =>
-      partner.readInventoryPage({ ...page, accessToken: credentials.accessToken, ...call }),
-    ),
+    inventoryPage: createInventoryPageLoader((page) => {
+      // Without a token the partner can only refuse: say what to send, and send nothing.
+      if (accessToken === null) throw new UnauthenticatedError(MISSING_TOKEN);
+      return partner.readInventoryPage({ ...page, accessToken, ...call });
+    }),
     // Made on first use: most operations ask for no fee.
     get listingFee() {
-      return (listingFee ??= createListingFeeLoader((items) => partner.calculateListingFees({ items, ...call }), listingFeeBatchMax));
+      return (listingFee ??= createListingFeeLoader(
+        (items) =>
+          partner.calculateListingFees({
+            items,
+            // The fee call carries the merchant key only: the caller is told apart by its own token.
+            faultDomains: { caller: accessToken ? credentialDomain(accessToken) : `request ${call.requestId}` },
+            ...call,
+          }),
+        listingFeeBatchMax,
+      ));
     },
   };
+}
+
+const MISSING_TOKEN =
+  "Reading an inventory needs the caller's partner access token: send it as 'Authorization: Bearer <token>'.";
+
+/** The operation's deadline: one timer, released by the operation-deadline plugin when execution ends. */
+function startDeadline(ms: number): TradegraphContext['deadline'] {
+  const controller = new AbortController();
+  const timer = setTimeout(() => controller.abort(), ms);
+  timer.unref();
+  return { signal: controller.signal, ms, dispose: () => clearTimeout(timer) };
 }
 
 /**
@@ -91,7 +144,14 @@ export function createContextFactory(dependencies: ContextDependencies) {
   return ({ request, res }: YogaInitialContext & { res?: ServerResponse }): TradegraphContext => {
     const credentials = parseCredentials(request.headers.get('authorization'));
     const requestId = requestIdOf(request);
+    const deadline = startDeadline(dependencies.operationTimeoutMs);
     const signal = res ? clientGoneSignal(res) : request.signal;
-    return { credentials, requestId, loaders: createLoaders(dependencies, credentials, { signal, requestId }) };
+    return {
+      credentials,
+      requestId,
+      deadline,
+      pageMaxPartnerCalls: dependencies.pageMaxPartnerCalls,
+      loaders: createLoaders(dependencies, credentials, { signal, deadline, requestId }),
+    };
   };
 }

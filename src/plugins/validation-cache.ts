@@ -5,6 +5,9 @@
 import type { DocumentNode, GraphQLError, GraphQLSchema } from 'graphql';
 import type { Plugin } from 'graphql-yoga';
 
+/** A plugin whose only part here is its onValidate hook. */
+export type ValidationPlugin = Pick<Plugin, 'onValidate'>;
+
 type OnValidate = NonNullable<Plugin['onValidate']>;
 type ValidatePayload = Parameters<OnValidate>[0];
 type AfterValidate = Extract<ReturnType<OnValidate>, (...args: never[]) => unknown>;
@@ -15,11 +18,11 @@ type AfterValidatePayload = Parameters<AfterValidate>[0];
  * plugins' rules must not depend on the request, as Yoga's cache also assumes; so must the rules
  * of any other plugin's onValidate, which run on a document's first request and are cached with it.
  */
-export function useValidationCache(plugins: readonly Pick<Plugin, 'onValidate'>[]): Plugin {
+export function useValidationCache<TContext extends object>(plugins: readonly ValidationPlugin[]): Plugin<TContext> {
   const hooks = plugins.flatMap((plugin) => (plugin.onValidate ? [plugin.onValidate] : []));
   // Weakly keyed: a result lives as long as Yoga's parse cache keeps its document.
   const cache = new WeakMap<GraphQLSchema, WeakMap<DocumentNode, readonly GraphQLError[]>>();
-  return {
+  const plugin: Plugin = {
     onValidate(payload: ValidatePayload) {
       const { schema, documentAST } = payload.params;
       let bySchema = cache.get(schema);
@@ -50,4 +53,5 @@ export function useValidationCache(plugins: readonly Pick<Plugin, 'onValidate'>[
       };
     },
   };
+  return plugin as Plugin<TContext>;
 }

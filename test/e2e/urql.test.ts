@@ -6,14 +6,15 @@ import { relayPagination } from '@urql/exchange-graphcache/extras';
 import { describe, expect, it } from 'vitest';
 import { InventoryPageDocument, type InventoryPageQuery, type InventoryPageQueryVariables } from '../generated/graphql.js';
 import { errorCodes, useTestkit } from '../support/testkit.js';
-import { CSRF_HEADER } from '../../src/csrf-prevention.js';
+import { CSRF_HEADER } from '../../src/plugins/csrf-prevention.js';
 import { DEMO_ACCESS_TOKEN, assetIdAt, platformIdWithSize } from '../../src/simulator/data.js';
 
 const APP_ID = 730;
 const PLATFORM_ID = platformIdWithSize(237);
 const PAGE_SIZE = 50;
 
-const kit = useTestkit();
+// Full pages under the simulator's count cap of 7 (short pages are resilience.test.ts's subject).
+const kit = useTestkit({ config: { pageMaxPartnerCalls: 10 } });
 
 /** Methods of the GraphQL requests the client sent. */
 let requests: string[] = [];
@@ -33,7 +34,7 @@ function createUrqlClient(headers: Record<string, string>) {
       cacheExchange({
         // Connection plumbing has no id: embed it in its parent instead of normalizing it.
         keys: { InventoryItemConnection: () => null, InventoryItemEdge: () => null, PageInfo: () => null },
-        // The resolver the README recommends: pages of one inventory merge into one list.
+        // The resolver docs/clients-and-graphql-over-http.md recommends: pages of one inventory merge into one list.
         resolvers: { Inventory: { items: relayPagination() } },
       }),
       fetchExchange,

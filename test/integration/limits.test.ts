@@ -5,7 +5,7 @@ import { request } from 'node:http';
 import { describe, expect, it } from 'vitest';
 import { InventoryWithFeesDocument, TwoInventoriesWithFeesDocument } from '../generated/graphql.js';
 import { errorCodes, expectNoGraphQLErrors, useTestkit } from '../support/testkit.js';
-import { OPERATION_LIMITS } from '../../src/limits/index.js';
+import { OPERATION_LIMITS } from '../../src/plugins/operation-limits.js';
 import { DEMO_APP_ID, platformIdWithSize } from '../../src/simulator/data.js';
 
 const APP_ID = DEMO_APP_ID;
@@ -41,8 +41,8 @@ describe('operation limits', () => {
       { length: 500 },
       (_, index) => `i${index}: inventory(platformId: "${withSize(5)}", appId: ${APP_ID}) { totalCount }`,
     );
-    // The token count trips first here (it is checked while parsing); either way nothing runs.
-    expectRefused(await postQuery(`{ ${fields.join(' ')} }`), /^(tokens|aliases)$/);
+    // The text's size or the token count trips first here (both before validation); nothing runs.
+    expectRefused(await postQuery(`{ ${fields.join(' ')} }`), /^(queryBytes|tokens|aliases)$/);
   });
 
   it('refuses one alias more than the limit', async () => {

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { loadConfig } from '../../src/config.js';
+import { ConfigError, loadConfig } from '../../src/config.js';
+import { MANIFEST_PATH, manifest, sha256, writeManifestFile } from '../support/trusted-documents.js';
 
 describe('loadConfig', () => {
   it('applies the documented defaults', () => {
@@ -18,6 +19,23 @@ describe('loadConfig', () => {
     );
   });
 
+  it('keeps the response cache, Redis and rate limits off unless configured', () => {
+    expect(loadConfig({})).toEqual(expect.objectContaining({ responseCacheTtlMs: 0, redisUrl: null, rateLimit: null }));
+    expect(
+      loadConfig({ RESPONSE_CACHE_TTL_MS: '5000', REDIS_URL: 'rediss://:pw@cache:6380/1', RATE_LIMIT_MAX: '100' }),
+    ).toEqual(
+      expect.objectContaining({
+        responseCacheTtlMs: 5000,
+        redisUrl: 'rediss://:pw@cache:6380/1',
+        rateLimit: { max: 100, windowMs: 60_000 },
+      }),
+    );
+  });
+
+  it('never quotes a refused value, which for REDIS_URL may hold a password', () => {
+    expect(() => loadConfig({ REDIS_URL: 'tcp://:hunter2-secret@cache' })).toThrow(/^(?![\s\S]*hunter2)/);
+  });
+
   it('treats empty values as unset, and defaults the open-API base to the partner base', () => {
     const config = loadConfig({ PARTNER_API_URL: 'https://partner.example', PARTNER_OPEN_API_URL: '', PORT: '' });
     expect(config.partnerOpenApiUrl).toBe('https://partner.example');
@@ -34,7 +52,43 @@ describe('loadConfig', () => {
     [{ NODE_ENV: 'staging' }, 'NODE_ENV'],
     [{ LISTING_FEE_BATCH_MAX: '2.5' }, 'LISTING_FEE_BATCH_MAX'],
     [{ PARTNER_OPEN_API_URL: 'https://open.example' }, 'PARTNER_OPEN_API_URL'],
+    [{ RESPONSE_CACHE_TTL_MS: '-1' }, 'RESPONSE_CACHE_TTL_MS'],
+    [{ REDIS_URL: 'http://cache:6379' }, 'REDIS_URL'],
+    [{ RATE_LIMIT_MAX: 'many' }, 'RATE_LIMIT_MAX'],
+    [{ RATE_LIMIT_WINDOW_MS: '1500' }, 'RATE_LIMIT_WINDOW_MS'],
   ])('refuses %o, naming %s', (env, variable) => {
     expect(() => loadConfig(env)).toThrow(new RegExp(`^Invalid configuration:[\\s\\S]*${variable}`));
+  });
+});
+
+describe('TRUSTED_DOCUMENTS and TRUSTED_DOCUMENTS_ONLY', () => {
+  it('reads the manifest; only its documents run by default in production, and not in development', () => {
+    expect(loadConfig({})).toMatchObject({ trustedDocuments: null, trustedDocumentsOnly: false });
+    const production = loadConfig({ NODE_ENV: 'production', TRUSTED_DOCUMENTS: MANIFEST_PATH });
+    expect(production.trustedDocuments).toEqual(manifest());
+    expect(Object.keys(production.trustedDocuments!).length).toBeGreaterThan(5);
+    expect(production.trustedDocumentsOnly).toBe(true);
+    expect(loadConfig({ NODE_ENV: 'production', TRUSTED_DOCUMENTS: MANIFEST_PATH, TRUSTED_DOCUMENTS_ONLY: 'false' }).trustedDocumentsOnly).toBe(false);
+    expect(loadConfig({ TRUSTED_DOCUMENTS: MANIFEST_PATH }).trustedDocumentsOnly).toBe(false);
+    expect(loadConfig({ TRUSTED_DOCUMENTS: MANIFEST_PATH, TRUSTED_DOCUMENTS_ONLY: 'true' }).trustedDocumentsOnly).toBe(true);
+  });
+
+  it.each([
+    ['unreadable', null, /cannot read '\/nonexistent\/m.json' \(ENOENT\)/],
+    ['not JSON', '{', /is not JSON/],
+    ['an array', '[]', /must hold one JSON object/],
+    ['a key that is not a sha256', JSON.stringify({ abc: '{ __typename }' }), /key 'abc' .* is not a lowercase hex sha256/],
+    ['a document that is not a string', JSON.stringify({ [sha256('x')]: 1 }), /is not a string/],
+    ['a key that is another text\'s sha256', JSON.stringify({ [sha256('{ a }')]: '{ b }' }), /is not the sha256 of its document/],
+  ])('refuses a manifest that is %s, naming TRUSTED_DOCUMENTS', (_case, text, reason) => {
+    const path = text === null ? '/nonexistent/m.json' : writeManifestFile(text);
+    expect(() => loadConfig({ TRUSTED_DOCUMENTS: path })).toThrow(ConfigError);
+    expect(() => loadConfig({ TRUSTED_DOCUMENTS: path })).toThrow(/^Invalid configuration:\n {2}TRUSTED_DOCUMENTS: /);
+    expect(() => loadConfig({ TRUSTED_DOCUMENTS: path })).toThrow(reason);
+  });
+
+  it('refuses TRUSTED_DOCUMENTS_ONLY=true without a manifest, and a value that is not a boolean', () => {
+    expect(() => loadConfig({ TRUSTED_DOCUMENTS_ONLY: 'true' })).toThrow(/TRUSTED_DOCUMENTS_ONLY: is true but TRUSTED_DOCUMENTS is not set/);
+    expect(() => loadConfig({ TRUSTED_DOCUMENTS: MANIFEST_PATH, TRUSTED_DOCUMENTS_ONLY: 'yes' })).toThrow(/TRUSTED_DOCUMENTS_ONLY/);
   });
 });

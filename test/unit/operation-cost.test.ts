@@ -2,7 +2,7 @@
 // fragments and @skip/@include.
 import { parse } from 'graphql';
 import { describe, expect, it } from 'vitest';
-import { operationCost } from '../../src/limits/operation-cost.js';
+import { operationCost } from '../../src/plugins/operation-cost.js';
 import { buildSchema } from '../../src/schema.js';
 
 const schema = buildSchema();
@@ -109,5 +109,16 @@ describe('operationCost', () => {
     const document = parse(`query ($p: String!, $n: Int!) { inventory(platformId: $p, appId: 730) { items(first: $n) { nodes { id } } } }`);
     expect(operationCost(schema, document, undefined, { p: 12, n: 5 })).toBe(6);
     expect(operationCost(schema, document, undefined, { n: 5 })).toBe(6);
+  });
+});
+
+describe('operationCost of deferred fields', () => {
+  it('prices a deferred listing fee like any other, in an inline fragment and in a fragment spread', () => {
+    const fee = 'listingFee(price: 500) { fee }';
+    const plain = cost(`{ ${INVENTORY} { items(first: 40) { nodes { id ${fee} } } } }`);
+    expect(plain).toBe(1 + 40 + 40);
+    expect(cost(`{ ${INVENTORY} { items(first: 40) { nodes { id ... @defer { ${fee} } } } } }`)).toBe(plain);
+    expect(cost(`{ ${INVENTORY} { items(first: 40) { nodes { id ... on InventoryItem @defer(label: "f") { ${fee} } } } } }`)).toBe(plain);
+    expect(cost(`{ ${INVENTORY} { items(first: 40) { nodes { id ...Fee @defer } } } } fragment Fee on InventoryItem { ${fee} }`)).toBe(plain);
   });
 });

@@ -1,0 +1,64 @@
+// Size limits on every operation (tokens, depth, aliases, directives, cost), checked before any
+// resolver runs, so a refused operation costs the partner nothing.
+import { maxAliasesPlugin } from '@escape.tech/graphql-armor-max-aliases';
+import { maxDepthPlugin } from '@escape.tech/graphql-armor-max-depth';
+import { maxDirectivesPlugin } from '@escape.tech/graphql-armor-max-directives';
+import { maxTokensPlugin } from '@escape.tech/graphql-armor-max-tokens';
+import type { GraphQLArmorCallbackConfiguration } from '@escape.tech/graphql-armor-types';
+import type { Plugin } from 'graphql-yoga';
+import type { TradegraphContext } from '../context.js';
+import { OperationLimitError, type OperationLimit } from '../errors.js';
+import type { ValidationPlugin } from './validation-cache.js';
+import { DEFAULT_MAX_OPERATION_COST, useOperationCostLimit } from './operation-cost.js';
+
+/**
+ * The limits. The schema has no cycles, so no honest operation is deeper than 6 fields; depth
+ * guards the recursive introspection types. Aliases and tokens bound the work of parsing and
+ * validating; cost bounds the partner work (see operation-cost.ts).
+ */
+export const OPERATION_LIMITS = {
+  depth: 10,
+  aliases: 30,
+  directives: 50,
+  tokens: 2000,
+  cost: DEFAULT_MAX_OPERATION_COST,
+} as const;
+
+/**
+ * graphql-armor's own errors are "Syntax Error: ..." without a code; each rejection is reported
+ * again as an OperationLimitError so that the client gets a typed, documented code.
+ */
+function rejectAs(limit: OperationLimit, maximum: number): GraphQLArmorCallbackConfiguration {
+  return {
+    propagateOnRejection: false,
+    onReject: [
+      (validation, error) => {
+        const refusal = new OperationLimitError(
+          limit,
+          `The operation was refused before execution: ${error.message.replace(/^Syntax Error: /, '')}`,
+          maximum,
+        );
+        // Validation rules report through their context; the token counter runs in the parser.
+        if (validation) validation.reportError(refusal);
+        else throw refusal;
+      },
+    ],
+  };
+}
+
+/** The limits checked while parsing (tokens) and before execution (cost). */
+export function operationLimitPlugins(limits: typeof OPERATION_LIMITS = OPERATION_LIMITS): Plugin<TradegraphContext>[] {
+  return [
+    maxTokensPlugin({ n: limits.tokens, ...rejectAs('tokens', limits.tokens) }),
+    useOperationCostLimit({ maxCost: limits.cost }),
+  ] as Plugin<TradegraphContext>[];
+}
+
+/** The limits checked by validation rules; they run once per document, in useValidationCache. */
+export function operationLimitValidation(limits: typeof OPERATION_LIMITS = OPERATION_LIMITS): ValidationPlugin[] {
+  return [
+    maxDepthPlugin({ n: limits.depth, flattenFragments: true, ...rejectAs('depth', limits.depth) }),
+    maxAliasesPlugin({ n: limits.aliases, ...rejectAs('aliases', limits.aliases) }),
+    maxDirectivesPlugin({ n: limits.directives, ...rejectAs('directives', limits.directives) }),
+  ] as ValidationPlugin[];
+}
