@@ -34,7 +34,7 @@ const report = JSON.parse(readFileSync(file, 'utf8')) as {
   machine: { cores: number; cpuModel: string; memoryGiB: number; node: string };
   settings: { rounds: number; durationS: number; nodeArgs?: Record<string, string[]> };
   scenarios?: ScenarioResult[];
-  soak?: { requests: number; rps: number; peakRssMiB: number; slopeSecondHalfMiBPer10kRequests: number; samples: { requests: number; rssMiB: number }[] };
+  soak?: { facadeEnv?: Record<string, string>; requests: number; rps: number; peakRssMiB: number; slopeSecondHalfMiBPer10kRequests: number; samples: { requests: number; rssMiB: number }[] };
 };
 
 const { machine, settings } = report;
@@ -71,12 +71,42 @@ if (withFloor.length) {
     console.log(`| (${s.id}) | ${s.medians[FLOOR_TARGET]!.rps.toFixed(0)} | ${triple(floor)} | ${own ? triple(own) : '?'} |`);
   }
 }
+// The performance issue's targets, each checked against this run's figures.
+const byId = new Map((report.scenarios ?? []).map((s) => [s.id, s]));
+const verdict = (met: boolean) => (met ? 'met' : 'missed');
+const targets: string[] = [];
+const a = byId.get('a');
+if (a) {
+  const r = a.ratioFacadeToBaseline;
+  targets.push(`(a) req/s ≥ 0.68 × baseline: ${r.rps.toFixed(2)}, ${verdict(r.rps >= 0.68)}`);
+  targets.push(`(a) p99 ≤ 1.6 × baseline: ${r.p99.toFixed(2)}, ${verdict(r.p99 <= 1.6)}`);
+}
+const f = byId.get('f');
+if (f) {
+  const r = f.ratioFacadeToBaseline;
+  const calls = f.upstreamCallsPerOperation.facade!;
+  const none = calls.readInventory === 0 && calls.calculateListingFee === 0;
+  targets.push(`(f) req/s ≥ 2 × baseline: ${r.rps.toFixed(2)}, ${verdict(r.rps >= 2)}`);
+  targets.push(`(f) 0 partner calls per repeated operation: ${calls.readInventory + calls.calculateListingFee}, ${verdict(none)}`);
+}
+const g = byId.get('g');
+if (g) {
+  const p50 = g.medians.facade!.p50 - g.medians.baseline!.p50;
+  const p99 = g.medians.facade!.p99 - g.medians.baseline!.p99;
+  const calls = g.upstreamCallsPerOperation.facade!;
+  const atMinimum = calls.readInventory === g.minimumUpstreamCalls.readInventory && calls.calculateListingFee === g.minimumUpstreamCalls.calculateListingFee;
+  targets.push(`(g) p50 within 3 ms of the baseline's: ${p50.toFixed(1)} ms, ${verdict(p50 <= 3)}`);
+  targets.push(`(g) p99 within 10 ms of the baseline's: ${p99.toFixed(1)} ms, ${verdict(p99 <= 10)}`);
+  targets.push(`(g) partner calls per operation at the minimum: ${verdict(atMinimum)}`);
+}
+if (report.soak) targets.push(`soak RSS < 200 MB: peak ${report.soak.peakRssMiB} MiB, ${verdict(report.soak.peakRssMiB < 200)}`);
+if (targets.length) console.log(`\nTargets, from this run:\n\n${targets.map((t) => `- ${t}`).join('\n')}`);
 if (report.soak) {
   const { soak } = report;
   const every = Math.max(1, Math.floor(soak.samples.length / 12));
   const shown = soak.samples.filter((_, i) => i % every === 0 || i === soak.samples.length - 1);
   console.log(
-    `\nSoak: ${soak.requests} requests of (e) at ${soak.rps.toFixed(0)} req/s; RSS peak ${soak.peakRssMiB} MiB, ` +
+    `\nSoak: ${soak.requests} requests of (e)${soak.facadeEnv ? ` (facade with ${Object.entries(soak.facadeEnv).map(([k, v]) => `${k}=${v}`).join(' ')})` : ''} at ${soak.rps.toFixed(0)} req/s; RSS peak ${soak.peakRssMiB} MiB, ` +
       `second-half slope ${soak.slopeSecondHalfMiBPer10kRequests} MiB per 10,000 requests. RSS (MiB) by requests served: ` +
       shown.map((s) => `${s.requests}: ${s.rssMiB.toFixed(0)}`).join(', '),
   );
