@@ -93,26 +93,22 @@ export function createLoaders(
   call: { signal?: AbortSignal; deadline?: OperationDeadline; requestId: string },
 ): Loaders {
   const { accessToken } = credentials;
-  let listingFee: ListingFeeLoader | undefined;
   return {
     inventoryPage: createInventoryPageLoader((page) => {
       // Without a token the partner can only refuse: say what to send, and send nothing.
       if (accessToken === null) throw new UnauthenticatedError(MISSING_TOKEN);
       return partner.readInventoryPage({ ...page, accessToken, ...call });
     }),
-    // Made on first use: most operations ask for no fee.
-    get listingFee() {
-      return (listingFee ??= createListingFeeLoader(
-        (items) =>
-          partner.calculateListingFees({
-            items,
-            // The fee call carries the merchant key only: the caller is told apart by its own token.
-            faultDomains: { caller: accessToken ? credentialDomain(accessToken) : `request ${call.requestId}` },
-            ...call,
-          }),
-        listingFeeBatchMax,
-      ));
-    },
+    listingFee: createListingFeeLoader(
+      (items) =>
+        partner.calculateListingFees({
+          items,
+          // The fee call carries the merchant key only: the caller is told apart by its own token.
+          faultDomains: { caller: accessToken ? credentialDomain(accessToken) : `request ${call.requestId}` },
+          ...call,
+        }),
+      listingFeeBatchMax,
+    ),
   };
 }
 
