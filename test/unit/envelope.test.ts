@@ -5,14 +5,18 @@ import { toInventoryPage } from '../../src/partner/inventory.js';
 import { toListingFeeResults } from '../../src/partner/listing-fee.js';
 import { redactSecrets } from '../../src/partner/redact.js';
 
-const codeOf = (run: () => unknown): string | undefined => {
+/** What `run` throws; a run that throws nothing fails the test here, outside any catch. */
+const errorOf = (run: () => unknown): unknown => {
+  let thrown: unknown = undefined;
   try {
     run();
   } catch (error) {
-    return (error as TradegraphError).code;
+    thrown = error ?? new Error('threw a nullish value');
   }
-  return undefined;
+  expect(thrown, 'expected the call to throw').toBeDefined();
+  return thrown;
 };
+const codeOf = (run: () => unknown): string | undefined => (errorOf(run) as TradegraphError).code;
 
 describe('unwrapEnvelope', () => {
   it.each([
@@ -33,12 +37,9 @@ describe('unwrapEnvelope', () => {
   });
 
   it('keeps the error fields as sent, nulls for absent ones', () => {
-    try {
-      unwrapEnvelope('op', { success: false, errorCode: 5, errorMsg: 'no', errorData: { x: [1] } });
-      expect.unreachable();
-    } catch (error) {
-      expect((error as PartnerEnvelopeError).upstream).toEqual({ errorCode: 5, errorCodeStr: null, errorMsg: 'no', errorData: { x: [1] } });
-    }
+    const error = errorOf(() => unwrapEnvelope('op', { success: false, errorCode: 5, errorMsg: 'no', errorData: { x: [1] } }));
+    expect(error).toBeInstanceOf(PartnerEnvelopeError);
+    expect((error as PartnerEnvelopeError).upstream).toEqual({ errorCode: 5, errorCodeStr: null, errorMsg: 'no', errorData: { x: [1] } });
   });
 
   it.each([null, [], 'text', 12, {}, { success: 'yes' }, { errorCode: '0' }])(
