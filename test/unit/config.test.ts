@@ -1,22 +1,44 @@
+import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config.js';
 
+const README = readFileSync(new URL('../../README.md', import.meta.url), 'utf8');
+
 describe('loadConfig', () => {
-  it('applies the documented defaults', () => {
-    expect(loadConfig({})).toEqual(
-      expect.objectContaining({
-        port: 4000,
-        partnerApiUrl: null,
-        partnerOpenApiUrl: null,
-        partnerAppKey: null,
-        upstreamTimeoutMs: 5000,
-        listingFeeBatchMax: 50,
-        maxBodyBytes: 1_048_576,
-        logLevel: 'info',
-        production: false,
-      }),
-    );
+  it('applies the defaults to every setting', () => {
+    // Whole, not a subset: a setting added without a default shows here.
+    expect(loadConfig({})).toEqual({
+      port: 4000,
+      host: '0.0.0.0',
+      partnerApiUrl: null,
+      partnerOpenApiUrl: null,
+      partnerAppKey: null,
+      upstreamTimeoutMs: 5000,
+      upstreamMaxRetries: 2,
+      upstreamBreakerThreshold: 5,
+      upstreamBreakerHalfOpenMs: 5000,
+      listingFeeBatchMax: 50,
+      maxBodyBytes: 1_048_576,
+      logLevel: 'info',
+      production: false,
+      tracing: null,
+    });
   });
+
+  // README's configuration table states each variable's default; setting a variable to the default
+  // the table states must change nothing.
+  const documentedDefaults = [...README.matchAll(/^\| `([A-Z_]+)` \| `([^`]+)` \|/gm)].map(([, name, value]) => [name!, value!] as const);
+
+  it('finds the literal defaults in README.md', () => {
+    expect(documentedDefaults.map(([name]) => name)).toEqual(expect.arrayContaining(['PORT', 'UPSTREAM_TIMEOUT_MS', 'NODE_ENV', 'OTEL_SDK_DISABLED']));
+  });
+
+  it.each(documentedDefaults.filter(([, value]) => !/^[A-Z_]+$/.test(value)))(
+    'defaults %s to the %s README.md states',
+    (name, value) => {
+      expect(loadConfig({ [name]: value })).toEqual(loadConfig({}));
+    },
+  );
 
   it('treats empty values as unset, and defaults the open-API base to the partner base', () => {
     const config = loadConfig({ PARTNER_API_URL: 'https://partner.example', PARTNER_OPEN_API_URL: '', PORT: '' });
