@@ -34,8 +34,11 @@ export interface Tradegraph {
   partner: PartnerApi;
   metrics: TradegraphMetrics;
   listen(port: number, host?: string): Promise<string>;
-  /** Stops accepting, lets requests in flight finish, then closes the upstream pools. */
-  close(): Promise<void>;
+  /**
+   * Stops accepting, lets requests in flight finish (cutting their connections after `graceMs`),
+   * then closes the upstream pools.
+   */
+  close(graceMs?: number): Promise<void>;
 }
 
 export const GRAPHQL_PATH = '/graphql';
@@ -112,6 +115,7 @@ export function createTradegraph({ config, logger, graphiqlHeaders = {} }: Trade
   });
 
   let shuttingDown = false;
+  let closing: Promise<void> | undefined;
   /** Responses being worked on; on shutdown they are told to close their connection when done. */
   const inFlight = new Set<ServerResponse>();
   const help = helpText({ production: config.production, graphqlPath: GRAPHQL_PATH });
@@ -171,14 +175,28 @@ export function createTradegraph({ config, logger, graphiqlHeaders = {} }: Trade
       const shownHost = address.family === 'IPv6' ? `[${address.address}]` : address.address;
       return `http://${shownHost === '0.0.0.0' ? '127.0.0.1' : shownHost}:${address.port}`;
     },
-    async close() {
-      shuttingDown = true;
-      // Without this a finished keep-alive connection would hold `close` until the client leaves.
-      for (const res of inFlight) if (!res.headersSent) res.setHeader('connection', 'close');
-      const closed = new Promise<void>((resolve) => server.close(() => resolve()));
-      server.closeIdleConnections();
-      await closed;
-      await partner.close();
+    close(graceMs = Number.POSITIVE_INFINITY) {
+      // Once: a second call (the entry point's signal handler and a test's teardown) waits for the first.
+      closing ??= (async () => {
+        shuttingDown = true;
+        // Without this a finished keep-alive connection would hold `close` until the client leaves.
+        for (const res of inFlight) if (!res.headersSent) res.setHeader('connection', 'close');
+        const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+        server.closeIdleConnections();
+        // A request that outlives the grace period must not keep the process from exiting: its
+        // connection is cut, which also aborts the partner calls it started.
+        const forced = Number.isFinite(graceMs)
+          ? setTimeout(() => {
+              logger.warn({ inFlight: inFlight.size }, 'requests still in flight after the grace period: closing their connections');
+              server.closeAllConnections();
+            }, graceMs)
+          : undefined;
+        forced?.unref();
+        await closed;
+        clearTimeout(forced);
+        await partner.close();
+      })();
+      return closing;
     },
   };
 }
