@@ -100,12 +100,12 @@ export function createTradegraph({ config, logger, graphiqlHeaders = {} }: Trade
     context: createContextFactory({ partner, listingFeeBatchMax: config.listingFeeBatchMax }),
     plugins,
     graphiql: config.production ? false : graphiqlOptions(graphiqlHeaders),
-    // Loaded on first use: the GraphiQL bundle holds some 45 MB of RSS that production never needs.
+    // Loaded on first use: the GraphiQL bundle is large, and production never renders it.
     renderGraphiQL: async (options) => (await import('@graphql-yoga/render-graphiql')).renderGraphiQL(options),
     landingPage: false,
     // Bodies are already capped at MAX_BODY_BYTES and read by acceptRequestBody below; Yoga's own
-    // limit would pipe each body again through a web TransformStream (measured: 9 to 12 % of the
-    // facade's CPU per request at 10 connections, within noise at 50).
+    // limit would pipe each body again through a web TransformStream, on every request, for a
+    // check already made.
     maxRequestBodySize: false,
     // Array batching stays off: one HTTP request, one operation, one cost check.
     batching: false,

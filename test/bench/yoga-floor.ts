@@ -1,5 +1,5 @@
 // The benchmark's Yoga floor (`npm run bench -- --floor`): the least a facade built on this
-// issue's fixed stack can cost. Yoga 5 with the service's own schema and graphql-jit executor,
+// stack (Yoga 5, graphql-jit) can cost. Yoga 5 with the service's own schema and graphql-jit executor,
 // served by Yoga's node adapter, and resolvers that make the baseline's one upstream call and
 // copy its fields (with the service's own item field resolvers), and nothing else: no DataLoaders,
 // envelop plugins, limits, metrics, logging, retries or checks of the page's shape. It answers the
