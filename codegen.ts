@@ -47,7 +47,7 @@ const config: CodegenConfig = {
         mappers: {
           Inventory: '../inventory/model.js#InventoryRef',
           InventoryItem: '../inventory/model.js#InventoryItemModel',
-          InventoryItemConnection: '../inventory/paging.js#ItemsPage',
+          InventoryItemConnection: '../inventory/paging.js#ItemConnection',
           InventoryItemEdge: '../inventory/paging.js#ItemEdge',
           ItemInfo: '../partner/models.js#ItemInfoDTO',
           AssetInfo: '../partner/models.js#AssetInfoDTO',

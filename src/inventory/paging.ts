@@ -15,7 +15,7 @@ export interface ItemEdge {
   node: InventoryItemModel;
 }
 
-export interface ItemsPageInfo {
+export interface ItemPageInfo {
   hasNextPage: boolean;
   hasPreviousPage: boolean;
   startCursor: string | null;
@@ -26,8 +26,8 @@ export interface ItemsPageInfo {
  * What `InventoryItemConnection` is built from. Edge cursors are written only when a client asks
  * for `edges`: most pages are read as `nodes` with at most `endCursor`.
  */
-export class ItemsPage {
-  readonly pageInfo: ItemsPageInfo;
+export class ItemConnection {
+  readonly pageInfo: ItemPageInfo;
 
   constructor(
     readonly nodes: InventoryItemModel[],
@@ -77,11 +77,11 @@ export function parseItemsArgs(first: number | null | undefined, after: string |
  * until it has enough or the inventory ends. The end is an empty answer, or a short answer that
  * reaches the partner's `total`.
  */
-export async function loadItemsPage(
+export async function loadItemConnection(
   loader: InventoryPageLoader,
   inventory: InventoryRef,
   { first, after }: ItemsArgs,
-): Promise<ItemsPage> {
+): Promise<ItemConnection> {
   const wanted = first + 1;
   const collected: InventoryItemModel[] = [];
   const seen = new Set<string>();
@@ -111,5 +111,5 @@ export async function loadItemsPage(
     start = collected[collected.length - 1]!.assetId;
   }
 
-  return new ItemsPage(collected.slice(0, first), firstIndex, collected.length > first, total ?? null);
+  return new ItemConnection(collected.slice(0, first), firstIndex, collected.length > first, total ?? null);
 }

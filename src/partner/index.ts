@@ -4,7 +4,7 @@ import type { Logger } from 'pino';
 import { PartnerClient, type PartnerCallEvent } from './client.js';
 import { readInventoryPage, type ReadInventoryParams } from './inventory.js';
 import { calculateListingFees, type CalculateListingFeesParams } from './listing-fee.js';
-import type { InventoryPageDTO, ListingFeeResultDTO } from './models.js';
+import type { TradeInventoryResponseDTO, ListingFeeResultDTO } from './models.js';
 import type { UpstreamProbeResult } from '../observability/readiness.js';
 
 export interface PartnerApiOptions {
@@ -42,7 +42,7 @@ export class PartnerApi {
     this.appKey = options.appKey;
   }
 
-  readInventoryPage(params: ReadInventoryParams): Promise<InventoryPageDTO> {
+  readInventoryPage(params: ReadInventoryParams): Promise<TradeInventoryResponseDTO> {
     return readInventoryPage(this.partnerClient, params);
   }
 

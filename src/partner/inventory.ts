@@ -3,7 +3,7 @@
 import { UpstreamBadResponseError } from '../errors.js';
 import type { PartnerClient } from './client.js';
 import { isRecord } from './envelope.js';
-import type { InventoryPageDTO, TradeInventoryItemDTO } from './models.js';
+import type { TradeInventoryResponseDTO, TradeInventoryItemDTO } from './models.js';
 
 export const READ_INVENTORY = 'readInventory';
 
@@ -18,7 +18,7 @@ export interface ReadInventoryParams {
   requestId?: string;
 }
 
-export async function readInventoryPage(client: PartnerClient, params: ReadInventoryParams): Promise<InventoryPageDTO> {
+export async function readInventoryPage(client: PartnerClient, params: ReadInventoryParams): Promise<TradeInventoryResponseDTO> {
   const data = await client.call({
     operation: READ_INVENTORY,
     method: 'GET',
@@ -33,7 +33,7 @@ export async function readInventoryPage(client: PartnerClient, params: ReadInven
     signal: params.signal,
     requestId: params.requestId,
   });
-  return toInventoryPage(data);
+  return parseInventoryPage(data);
 }
 
 const DIGITS = /^\d+$/;
@@ -42,7 +42,7 @@ const DIGITS = /^\d+$/;
  * Checks the shape of `data` cheaply (it is on every request's path): the fields paging relies on
  * are checked strictly; the item fields are passed through and checked where they are served.
  */
-export function toInventoryPage(data: unknown): InventoryPageDTO {
+export function parseInventoryPage(data: unknown): TradeInventoryResponseDTO {
   if (!isRecord(data)) throw bad("'data' is not an object");
   const { total, lastAssetId, list } = data;
   if (total !== undefined && total !== null && !Number.isSafeInteger(total)) throw bad("'total' is not an integer");

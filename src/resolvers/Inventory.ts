@@ -1,6 +1,6 @@
 // Inventory: its id is its coordinates; totalCount and items go through the page loader.
 import { encodeGlobalId } from '../global-id.js';
-import { loadItemsPage, parseItemsArgs } from '../inventory/paging.js';
+import { loadItemConnection, parseItemsArgs } from '../inventory/paging.js';
 import type { InventoryResolvers } from '../generated/resolvers-types.js';
 
 export const Inventory: InventoryResolvers = {
@@ -9,5 +9,5 @@ export const Inventory: InventoryResolvers = {
     (await loaders.inventoryPage.load({ ...inventory, startAssetId: null, count: 0 })).total,
   items: (inventory, { first, after }, { loaders }) =>
     // Arguments are checked before the loader is asked: bad input never reaches the partner.
-    loadItemsPage(loaders.inventoryPage, inventory, parseItemsArgs(first, after)),
+    loadItemConnection(loaders.inventoryPage, inventory, parseItemsArgs(first, after)),
 };

@@ -2,13 +2,13 @@
 // count: the walk must be exact under every combination.
 import { describe, expect, it } from 'vitest';
 import { createInventoryPageLoader } from '../../src/inventory/page-loader.js';
-import { loadItemsPage, parseItemsArgs } from '../../src/inventory/paging.js';
-import type { InventoryPageDTO } from '../../src/partner/models.js';
+import { loadItemConnection, parseItemsArgs } from '../../src/inventory/paging.js';
+import type { TradeInventoryResponseDTO } from '../../src/partner/models.js';
 
 function partner(size: number, { inclusive, cap, total = size }: { inclusive: boolean; cap: number | null; total?: number | null }) {
   const assets = Array.from({ length: size }, (_, n) => String(9_007_199_254_740_993n + BigInt(n * 3)));
   const calls: Array<{ start: string | null; count: number }> = [];
-  const fetchPage = async ({ startAssetId, count }: { startAssetId: string | null; count: number }): Promise<InventoryPageDTO> => {
+  const fetchPage = async ({ startAssetId, count }: { startAssetId: string | null; count: number }): Promise<TradeInventoryResponseDTO> => {
     calls.push({ start: startAssetId, count });
     const at = startAssetId === null ? 0 : assets.indexOf(startAssetId) + (inclusive ? 0 : 1);
     const list = assets.slice(at, at + Math.min(count, cap ?? count)).map((assetId) => ({ assetId }));
@@ -23,7 +23,7 @@ async function walk(size: number, first: number, options: Parameters<typeof part
   let after: string | null = null;
   for (let pages = 0; pages < 1000; pages++) {
     const loader = createInventoryPageLoader(upstream.fetchPage);
-    const page = await loadItemsPage(loader, { platformId: 'p', appId: 1 }, parseItemsArgs(first, after));
+    const page = await loadItemConnection(loader, { platformId: 'p', appId: 1 }, parseItemsArgs(first, after));
     seen.push(...page.nodes.map((node) => node.assetId));
     if (!page.pageInfo.hasNextPage) return { seen, upstream };
     after = page.pageInfo.endCursor;
@@ -31,7 +31,7 @@ async function walk(size: number, first: number, options: Parameters<typeof part
   throw new Error('the walk did not end');
 }
 
-describe('loadItemsPage', () => {
+describe('loadItemConnection', () => {
   const cases = [
     { inclusive: false, cap: null },
     { inclusive: true, cap: null },
@@ -60,7 +60,7 @@ describe('loadItemsPage', () => {
 
   it('refuses a partner that answers an asset twice within one page', async () => {
     const loader = createInventoryPageLoader(async () => ({ total: 5, lastAssetId: null, list: [{ assetId: '1' }, { assetId: '1' }] }));
-    await expect(loadItemsPage(loader, { platformId: 'p', appId: 1 }, parseItemsArgs(5, null))).rejects.toThrow(/answered twice/);
+    await expect(loadItemConnection(loader, { platformId: 'p', appId: 1 }, parseItemsArgs(5, null))).rejects.toThrow(/answered twice/);
   });
 
   it.each([101, -1, 2.5])('refuses first: %d', (first) => {

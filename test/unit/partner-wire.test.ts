@@ -6,8 +6,8 @@ import { readFileSync } from 'node:fs';
 import { describe, expect, expectTypeOf, it } from 'vitest';
 import { PartnerEnvelopeError } from '../../src/errors.js';
 import { unwrapEnvelope } from '../../src/partner/envelope.js';
-import { READ_INVENTORY, toInventoryPage } from '../../src/partner/inventory.js';
-import { CALCULATE_LISTING_FEE, toListingFeeResults } from '../../src/partner/listing-fee.js';
+import { READ_INVENTORY, parseInventoryPage } from '../../src/partner/inventory.js';
+import { CALCULATE_LISTING_FEE, parseListingFeeResults } from '../../src/partner/listing-fee.js';
 import type {
   AssetInfoDTO,
   ItemInfoDTO,
@@ -88,7 +88,7 @@ describe('the golden fixtures follow partner-api.md', () => {
 describe('the partner layer on the golden answers', () => {
   it('hands out the inventory page with every item field as sent', () => {
     const sent = structuredClone(inventoryPage);
-    const page = toInventoryPage(unwrapEnvelope(READ_INVENTORY, sent));
+    const page = parseInventoryPage(unwrapEnvelope(READ_INVENTORY, sent));
     expect(page).toEqual({
       platformId: pageData.platformId,
       appId: pageData.appId,
@@ -115,7 +115,7 @@ describe('the partner layer on the golden answers', () => {
   });
 
   it('hands out the fee results as sent, in order', () => {
-    expect(toListingFeeResults(unwrapEnvelope(CALCULATE_LISTING_FEE, structuredClone(listingFee)))).toEqual(listingFee.data);
+    expect(parseListingFeeResults(unwrapEnvelope(CALCULATE_LISTING_FEE, structuredClone(listingFee)))).toEqual(listingFee.data);
   });
 });
 
