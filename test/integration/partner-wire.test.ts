@@ -1,7 +1,6 @@
 // The whole facade against golden partner answers (test/fixtures/partner/, written from
 // partner-api.md), served from a loopback server in place of the simulator: the calls it makes are
 // the document's (4.1, 4.2), and every field of the document's answers reaches the client.
-import { readFileSync } from 'node:fs';
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Writable } from 'node:stream';
@@ -9,14 +8,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config.js';
 import { createLogger } from '../../src/logger.js';
 import { createTradegraph, GRAPHQL_PATH, type Tradegraph } from '../../src/server.js';
+import { partnerFixtures, type Json } from '../support/partner-doc.js';
 
-type Json = Record<string, unknown>;
-const fixture = (name: string) => JSON.parse(readFileSync(new URL(`../fixtures/partner/${name}.json`, import.meta.url), 'utf8')) as Json;
-const inventoryPage = fixture('inventory-page');
-const envelopeError = fixture('envelope-error');
-const listingFee = fixture('listing-fee');
-const listingFeeRequest = fixture('listing-fee-request');
-const pageData = inventoryPage.data as Json & { list: Json[] };
+const { inventoryPage, envelopeError, listingFee, listingFeeRequest } = partnerFixtures;
+const pageData = inventoryPage.data;
 
 const TOKEN = 'golden-access-token';
 const APP_KEY = 'golden-app-key';

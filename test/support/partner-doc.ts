@@ -1,6 +1,6 @@
-// The partner API's field lists, read from the document itself (../shared/partner-api.md), so that
-// tests of the wire format take their expectations from the upstream's words, not from this
-// project's own types or its simulator.
+// The partner API's field lists, read from the document itself (../shared/partner-api.md), and the
+// golden answers written from it (test/fixtures/partner/), so that tests of the wire format take
+// their expectations from the upstream's words, not from this project's own types or simulator.
 import { readFileSync } from 'node:fs';
 
 const DOC = readFileSync(new URL('../../../shared/partner-api.md', import.meta.url), 'utf8');
@@ -69,3 +69,15 @@ export function hasDocType(value: unknown, type: string): boolean {
     throw new Error(`no check for the document's type '${alternative}'`);
   });
 }
+
+export type Json = Record<string, unknown>;
+const fixture = (name: string) =>
+  JSON.parse(readFileSync(new URL(`../fixtures/partner/${name}.json`, import.meta.url), 'utf8')) as Json;
+
+/** The golden answers of test/fixtures/partner/ (see its README.md), freshly parsed. */
+export const partnerFixtures = {
+  inventoryPage: fixture('inventory-page') as Json & { data: Json & { list: Json[] } },
+  envelopeError: fixture('envelope-error'),
+  listingFee: fixture('listing-fee') as Json & { data: Json[] },
+  listingFeeRequest: fixture('listing-fee-request') as Json & { dataList: Json[] },
+};

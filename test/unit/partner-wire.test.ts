@@ -2,7 +2,6 @@
 // with no simulator involved: the fixtures are first checked against the document's own field
 // tables, then the envelope, inventory and listing-fee parsing run on them. The wire types and the
 // simulator's item are checked against the same tables.
-import { readFileSync } from 'node:fs';
 import { describe, expect, expectTypeOf, it } from 'vitest';
 import { PartnerEnvelopeError } from '../../src/errors.js';
 import { unwrapEnvelope } from '../../src/partner/envelope.js';
@@ -16,17 +15,11 @@ import type {
   TradeInventoryItemDTO,
 } from '../../src/partner/models.js';
 import { itemAt, listingFeeFor } from '../../src/simulator/data.js';
-import { hasDocType, partnerDoc, type DocField } from '../support/partner-doc.js';
+import { hasDocType, partnerDoc, partnerFixtures, type DocField, type Json } from '../support/partner-doc.js';
 
-type Json = Record<string, unknown>;
-const fixture = (name: string) => JSON.parse(readFileSync(new URL(`../fixtures/partner/${name}.json`, import.meta.url), 'utf8')) as Json;
-
-const inventoryPage = fixture('inventory-page');
-const envelopeError = fixture('envelope-error');
-const listingFee = fixture('listing-fee');
-const listingFeeRequest = fixture('listing-fee-request');
-const pageData = inventoryPage.data as Json;
-const [fullItem, bareItem] = pageData.list as Json[];
+const { inventoryPage, envelopeError, listingFee, listingFeeRequest } = partnerFixtures;
+const pageData = inventoryPage.data;
+const [fullItem, bareItem] = pageData.list;
 
 const namesOf = (fields: DocField[]) => fields.map((field) => field.name);
 /** The fields of `value` whose type is not the document's, or that the document does not name. */
