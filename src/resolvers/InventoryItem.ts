@@ -1,8 +1,6 @@
 // InventoryItem: upstream fields pass through by name; here are only the ones that convert.
-import { UpstreamBadResponseError } from '../errors.js';
 import { encodeGlobalId } from '../global-id.js';
 import { ITEM_INVENTORY } from '../inventory/model.js';
-import { CALCULATE_LISTING_FEE } from '../partner/listing-fee.js';
 import type { InventoryItemResolvers } from '../generated/resolvers-types.js';
 import { checkPrice } from '../listing-fee/input.js';
 import { fromUnixSeconds } from './scalars.js';
@@ -16,18 +14,12 @@ export const InventoryItem: InventoryItemResolvers = {
   systemTime: (item) => fromUnixSeconds(item.systemTime, 'systemTime'),
   listingFee: async (item, { price }, { loaders }) => {
     checkPrice(price, "Argument 'price'");
-    const fee = await loaders.listingFee.load({
+    // The item's asset id lets its fee be matched whatever order the partner answers in.
+    return loaders.listingFee.load({
       price,
       token: item.token ?? null,
       styleToken: item.styleToken ?? null,
+      assetId: item.assetId,
     });
-    // Results are matched by position; an asset id that names another item means they are not.
-    if (fee.assetId && fee.assetId !== item.assetId) {
-      throw new UpstreamBadResponseError(
-        CALCULATE_LISTING_FEE,
-        `the fee for asset ${item.assetId} came back for asset ${fee.assetId}`,
-      );
-    }
-    return fee;
   },
 };

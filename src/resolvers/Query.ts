@@ -6,10 +6,18 @@ import type { InventoryRef } from '../inventory/model.js';
 import type { QueryResolvers } from '../generated/resolvers-types.js';
 import { loadInventoryItem } from '../inventory/item-by-id.js';
 
-// Platform account ids are path segments upstream: short, and of URL-safe characters only.
+// Platform account ids are path segments upstream: short, of URL-safe characters only, and never
+// a dot segment ('.', '..'), which a normalising proxy would read as a move to another path.
 const PLATFORM_ID = /^[A-Za-z0-9._-]{1,64}$/;
+const DOTS_ONLY = /^\.+$/;
 
 export function toInventoryRef(platformId: string, appId: number): InventoryRef {
+  if (DOTS_ONLY.test(platformId)) {
+    throw new BadUserInputError(
+      `Argument 'platformId' must name one account, not a dot path segment; got '${quote(platformId)}'.`,
+      'platformId',
+    );
+  }
   if (!PLATFORM_ID.test(platformId)) {
     throw new BadUserInputError(
       `Argument 'platformId' must be 1 to 64 letters, digits, '.', '_' or '-'; got '${quote(platformId)}'.`,
