@@ -4,6 +4,8 @@ import { ConfigError, loadConfig } from '../../src/config.js';
 import { MANIFEST_PATH, manifest, sha256, writeManifestFile } from '../support/trusted-documents.js';
 
 const README = readFileSync(new URL('../../README.md', import.meta.url), 'utf8');
+/** README.md's configuration section: its table has one row per variable. */
+const CONFIGURATION = /^## Configuration\n([\s\S]*?)^## /m.exec(README)?.[1] ?? '';
 
 describe('loadConfig', () => {
   it('applies the defaults to every setting', () => {
@@ -45,7 +47,20 @@ describe('loadConfig', () => {
 
   // README's configuration table states each variable's default; setting a variable to the default
   // the table states must change nothing.
-  const documentedDefaults = [...README.matchAll(/^\| `([A-Z_]+)` \| `([^`]+)` \|/gm)].map(([, name, value]) => [name!, value!] as const);
+  const documentedDefaults = [...CONFIGURATION.matchAll(/^\| `([A-Z_]+)` \| `([^`]+)` \|/gm)].map(([, name, value]) => [name!, value!] as const);
+
+  it("has a row in README.md's table for every variable it reads, and none for others", () => {
+    const read = new Set<string>();
+    const env = new Proxy({} as NodeJS.ProcessEnv, {
+      get: (_target, key) => {
+        if (typeof key === 'string') read.add(key);
+        return undefined;
+      },
+    });
+    loadConfig(env);
+    const rows = [...CONFIGURATION.matchAll(/^\| `([A-Z][A-Z0-9_]+)` \|/gm)].map((match) => match[1]!);
+    expect(rows.sort()).toEqual([...read].filter((key) => /^[A-Z][A-Z0-9_]+$/.test(key)).sort());
+  });
 
   it('finds the literal defaults in README.md', () => {
     expect(documentedDefaults.map(([name]) => name)).toEqual(expect.arrayContaining(['PORT', 'UPSTREAM_TIMEOUT_MS', 'NODE_ENV', 'OTEL_SDK_DISABLED']));
