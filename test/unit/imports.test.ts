@@ -1,6 +1,6 @@
 // No import cycles in src/: between modules, and between the folders that hold them (a folder is
 // one domain or layer; two that import each other are one tangle). Type-only imports count: they
-// tie the modules together for a reader as much as any other.
+// tie the modules together for a reader as much as any other. And the simulator stays apart.
 import { fileURLToPath } from 'node:url';
 import madge from 'madge';
 import { beforeAll, describe, expect, it } from 'vitest';
@@ -77,5 +77,16 @@ describe('imports in src/', () => {
         .join('; '),
     );
     expect(report).toEqual([]);
+  });
+
+  it('keeps the simulator apart: only main.ts imports it, and it has wire types of its own', () => {
+    const importers = Object.entries(modules)
+      .filter(([module, imports]) => !module.startsWith('simulator/') && imports.some((imported) => imported.startsWith('simulator/')))
+      .map(([module]) => module);
+    expect(importers).toEqual(['main.ts']);
+    const simulatorImports = Object.entries(modules)
+      .filter(([module]) => module.startsWith('simulator/'))
+      .flatMap(([, imports]) => imports.filter((imported) => !imported.startsWith('simulator/')));
+    expect(simulatorImports).toEqual([]);
   });
 });
