@@ -3,7 +3,8 @@
 import type { CodegenConfig } from '@graphql-codegen/cli';
 
 const config: CodegenConfig = {
-  schema: 'schema/*.graphql',
+  // The federation directives' definitions come from codegen/: @apollo/subgraph adds them at run time.
+  schema: ['schema/*.graphql', 'codegen/federation-directives.graphql'],
   emitLegacyCommonJSImports: false,
   generates: {
     // Typed documents (TypedDocumentNode) of the operations in test/operations/, as a front-end
@@ -36,6 +37,8 @@ const config: CodegenConfig = {
       config: {
         useTypeImports: true,
         contextType: '../context.js#TradegraphContext',
+        // Entities (types with @key) get a typed `__resolveReference`.
+        federation: true,
         enumsAsTypes: true,
         useIndexSignature: false,
         strictScalars: true,
@@ -43,6 +46,8 @@ const config: CodegenConfig = {
           DateTime: { input: 'Date', output: 'Date' },
           Decimal: 'string',
           JSON: 'unknown',
+          link__Import: 'string',
+          federation__FieldSet: 'string',
         },
         mappers: {
           Inventory: '../inventory/model.js#InventoryRef',
