@@ -3,8 +3,8 @@
 import { randomUUID } from 'node:crypto';
 import type { YogaInitialContext } from 'graphql-yoga';
 import { UnauthenticatedError } from './errors.js';
-import { createInventoryPageLoader, type InventoryPageLoader } from './loaders/inventory-page-loader.js';
-import { createListingFeeLoader, type ListingFeeLoader } from './loaders/listing-fee-loader.js';
+import { createInventoryPageLoader, type InventoryPageLoader } from './inventory/page-loader.js';
+import { createListingFeeLoader, type ListingFeeLoader } from './listing-fee/fee-loader.js';
 import type { PartnerApi } from './partner/index.js';
 
 export interface Credentials {

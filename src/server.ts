@@ -5,19 +5,20 @@ import type { AddressInfo } from 'node:net';
 import { createYoga, type Plugin, type YogaServerInstance } from 'graphql-yoga';
 import type { Logger } from 'pino';
 import type { Config } from './config.js';
-import { useCompiledExecution } from './compiled-execution.js';
 import { createContextFactory, type TradegraphContext } from './context.js';
-import { useCsrfPrevention } from './csrf-prevention.js';
 import { graphiqlOptions } from './graphiql.js';
-import { operationLimitPlugins, productionPlugins } from './limits/index.js';
-import { acceptRequestBody } from './limits/request-body.js';
+import { acceptRequestBody } from './http/request-body.js';
 import { createMetrics, type TradegraphMetrics } from './observability/metrics.js';
-import { useOperationObservability } from './observability/operation-plugin.js';
-import { useOperationSpans } from './observability/operation-spans.js';
 import { createReadinessCheck } from './observability/readiness.js';
 import { PartnerApi } from './partner/index.js';
+import { useCompiledExecution } from './plugins/compiled-execution.js';
+import { useCsrfPrevention } from './plugins/csrf-prevention.js';
+import { operationLimitPlugins } from './plugins/operation-limits.js';
+import { useOperationObservability } from './plugins/operation-observability.js';
+import { useOperationSpans } from './plugins/operation-spans.js';
+import { productionPlugins } from './plugins/production.js';
+import { useVariableErrorCodes } from './plugins/variable-errors.js';
 import { buildSchema } from './schema.js';
-import { useVariableErrorCodes } from './variable-errors.js';
 
 export interface TradegraphOptions {
   config: Config & { partnerApiUrl: string; partnerOpenApiUrl: string };

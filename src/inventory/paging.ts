@@ -2,7 +2,7 @@
 // partner document leaves open whether `startAssetId` includes the asset it names and how large
 // `count` may be; the walk below is exact under every reading (no item twice, none skipped).
 import { BadUserInputError, UpstreamBadResponseError } from '../errors.js';
-import type { InventoryPageLoader } from '../loaders/inventory-page-loader.js';
+import type { InventoryPageLoader } from './page-loader.js';
 import { READ_INVENTORY } from '../partner/inventory.js';
 import { decodeItemCursor, encodeItemCursor, type ItemCursor } from './cursor.js';
 import type { InventoryItemModel, InventoryRef } from './model.js';

@@ -2,10 +2,10 @@
 // representation a federation gateway sends (`_entities`). Both are checked like arguments.
 import { BadUserInputError } from '../errors.js';
 import { decodeGlobalId, type GlobalId } from '../global-id.js';
-import type { InventoryPageLoader } from '../loaders/inventory-page-loader.js';
 import { quote } from './cursor.js';
 import { loadInventoryItem } from './item-by-id.js';
 import { toInventoryRef, type InventoryItemModel, type InventoryRef } from './model.js';
+import type { InventoryPageLoader } from './page-loader.js';
 
 type ItemId = Extract<GlobalId, { type: 'InventoryItem' }>;
 

@@ -1,6 +1,6 @@
 // Checks of listing-fee input, made before anything is sent upstream.
 import { BadUserInputError } from '../errors.js';
-import type { ListingFeeKey } from '../loaders/listing-fee-loader.js';
+import type { ListingFeeKey } from './fee-loader.js';
 import type { CalculateListingFeeInput } from '../generated/resolvers-types.js';
 
 /** Most items one `calculateListingFee` may ask for. */

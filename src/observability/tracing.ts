@@ -1,5 +1,5 @@
 // The OpenTelemetry SDK, installed only when tracing is configured (main.ts loads this module on
-// demand). Without it the spans of operation-spans.ts and partner-spans.ts are the API's no-ops.
+// demand). Without it the spans of plugins/operation-spans.ts and partner-spans.ts are the API's no-ops.
 import { context, propagation, trace } from '@opentelemetry/api';
 import { AsyncLocalStorageContextManager } from '@opentelemetry/context-async-hooks';
 import { W3CTraceContextPropagator } from '@opentelemetry/core';

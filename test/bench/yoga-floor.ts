@@ -9,7 +9,7 @@
 import { createServer } from 'node:http';
 import { buildSubgraphSchema } from '@apollo/subgraph';
 import { createYoga } from 'graphql-yoga';
-import { useCompiledExecution } from '../../src/compiled-execution.js';
+import { useCompiledExecution } from '../../src/plugins/compiled-execution.js';
 import { parseCredentials } from '../../src/context.js';
 import { encodeItemCursor } from '../../src/inventory/cursor.js';
 import { ITEM_INVENTORY, type InventoryRef } from '../../src/inventory/model.js';

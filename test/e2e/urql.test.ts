@@ -6,7 +6,7 @@ import { relayPagination } from '@urql/exchange-graphcache/extras';
 import { describe, expect, it } from 'vitest';
 import { InventoryPageDocument, type InventoryPageQuery, type InventoryPageQueryVariables } from '../generated/graphql.js';
 import { errorCodes, useTestkit } from '../support/testkit.js';
-import { CSRF_HEADER } from '../../src/csrf-prevention.js';
+import { CSRF_HEADER } from '../../src/plugins/csrf-prevention.js';
 import { DEMO_ACCESS_TOKEN, assetIdAt, platformIdWithSize } from '../../src/simulator/data.js';
 
 const APP_ID = 730;

@@ -2,7 +2,7 @@
 // so a regression names the audit), and the CSRF protection that refuses unpreflighted requests.
 import { serverAudits, type Audit, type AuditResult } from 'graphql-http';
 import { describe, expect, it } from 'vitest';
-import { CSRF_HEADER } from '../../src/csrf-prevention.js';
+import { CSRF_HEADER } from '../../src/plugins/csrf-prevention.js';
 import { DEMO_ACCESS_TOKEN } from '../../src/simulator/data.js';
 import { errorCodes, startTestkit, useTestkit } from '../support/testkit.js';
 

@@ -5,7 +5,7 @@ import { request } from 'node:http';
 import { describe, expect, it } from 'vitest';
 import { InventoryWithFeesDocument, TwoInventoriesWithFeesDocument } from '../generated/graphql.js';
 import { errorCodes, expectNoGraphQLErrors, useTestkit } from '../support/testkit.js';
-import { OPERATION_LIMITS } from '../../src/limits/index.js';
+import { OPERATION_LIMITS } from '../../src/plugins/operation-limits.js';
 import { DEMO_APP_ID, platformIdWithSize } from '../../src/simulator/data.js';
 
 const APP_ID = DEMO_APP_ID;

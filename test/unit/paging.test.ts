@@ -1,7 +1,7 @@
 // The paging walk against an in-memory partner that reads startAssetId either way and may cap
 // count: the walk must be exact under every combination.
 import { describe, expect, it } from 'vitest';
-import { createInventoryPageLoader } from '../../src/loaders/inventory-page-loader.js';
+import { createInventoryPageLoader } from '../../src/inventory/page-loader.js';
 import { loadItemsPage, parseItemsArgs } from '../../src/inventory/paging.js';
 import type { InventoryPageDTO } from '../../src/partner/models.js';
 

@@ -2,7 +2,7 @@
 // POST of a form or text/plain) must carry a custom header, which no other site can add unasked.
 import { useCSRFPrevention } from '@graphql-yoga/plugin-csrf-prevention';
 import type { Plugin } from 'graphql-yoga';
-import { CsrfHeaderRequiredError } from './errors.js';
+import { CsrfHeaderRequiredError } from '../errors.js';
 
 /** The header clients are told to send (any value, e.g. `1`). */
 export const CSRF_HEADER = 'x-graphql-csrf';

@@ -4,8 +4,8 @@ import { SpanKind, SpanStatusCode, context, propagation, trace, type Span, type 
 import { getOperationAST } from 'graphql';
 import type { Plugin } from 'graphql-yoga';
 import { requestIdOf, type TradegraphContext } from '../context.js';
-import { errorCodesOf } from './operation-plugin.js';
-import { tracer } from './partner-spans.js';
+import { errorCodesOf } from './operation-observability.js';
+import { tracer } from '../observability/partner-spans.js';
 
 const HEADERS: TextMapGetter<Headers> = {
   get: (headers, key) => headers.get(key) ?? undefined,

@@ -2,7 +2,7 @@
 // same inventory shares one partner call (asked for the largest count among them), and a key that
 // wants only the inventory's `total` rides along on any page of that inventory.
 import DataLoader from 'dataloader';
-import { ITEM_INVENTORY, type InventoryItemModel, type InventoryRef } from '../inventory/model.js';
+import { ITEM_INVENTORY, type InventoryItemModel, type InventoryRef } from './model.js';
 import type { InventoryPageDTO } from '../partner/models.js';
 
 export interface InventoryPageKey extends InventoryRef {

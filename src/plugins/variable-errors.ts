@@ -2,7 +2,7 @@
 // errors that carry no code. This gives them BAD_USER_INPUT, like every other refused input.
 import { GraphQLError, type ExecutionResult } from 'graphql';
 import type { Plugin } from 'graphql-yoga';
-import { ErrorCode } from './errors.js';
+import { ErrorCode } from '../errors.js';
 
 export function useVariableErrorCodes<TContext extends object>(): Plugin<TContext> {
   return {

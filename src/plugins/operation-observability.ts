@@ -4,7 +4,7 @@ import { getOperationAST } from 'graphql';
 import type { Plugin } from 'graphql-yoga';
 import type { Logger } from 'pino';
 import { requestIdOf, type TradegraphContext } from '../context.js';
-import type { OperationOutcome, TradegraphMetrics } from './metrics.js';
+import type { OperationOutcome, TradegraphMetrics } from '../observability/metrics.js';
 
 interface OperationState {
   started: number;

@@ -1,12 +1,10 @@
-// The envelop plugins that guard execution: size limits on every operation, checked before any
-// resolver runs (so a refused operation costs the partner nothing), and what production hides.
-import { blockFieldSuggestionsPlugin } from '@escape.tech/graphql-armor-block-field-suggestions';
+// Size limits on every operation (tokens, depth, aliases, directives, cost), checked before any
+// resolver runs, so a refused operation costs the partner nothing.
 import { maxAliasesPlugin } from '@escape.tech/graphql-armor-max-aliases';
 import { maxDepthPlugin } from '@escape.tech/graphql-armor-max-depth';
 import { maxDirectivesPlugin } from '@escape.tech/graphql-armor-max-directives';
 import { maxTokensPlugin } from '@escape.tech/graphql-armor-max-tokens';
 import type { GraphQLArmorCallbackConfiguration } from '@escape.tech/graphql-armor-types';
-import { NoSchemaIntrospectionCustomRule } from 'graphql';
 import type { Plugin } from 'graphql-yoga';
 import type { TradegraphContext } from '../context.js';
 import { OperationLimitError, type OperationLimit } from '../errors.js';
@@ -54,31 +52,5 @@ export function operationLimitPlugins(limits: typeof OPERATION_LIMITS = OPERATIO
     maxAliasesPlugin({ n: limits.aliases, ...rejectAs('aliases', limits.aliases) }),
     maxDirectivesPlugin({ n: limits.directives, ...rejectAs('directives', limits.directives) }),
     useOperationCostLimit({ maxCost: limits.cost }),
-  ] as Plugin<TradegraphContext>[];
-}
-
-/**
- * Production hides the schema from strangers: no introspection (`__typename` still works) and no
- * "Did you mean" suggestions, which would otherwise reveal field names one guess at a time; and
- * no parser internals in request errors.
- */
-export function productionPlugins(): Plugin<TradegraphContext>[] {
-  return [
-    {
-      onValidate({ addValidationRule }) {
-        addValidationRule(NoSchemaIntrospectionCustomRule);
-      },
-    },
-    blockFieldSuggestionsPlugin({ mask: '' }),
-    {
-      // Yoga copies the JSON parser's message about a malformed body into `originalError`: the
-      // runtime's wording around the client's own bytes, which production has no need to show.
-      onResultProcess({ result }) {
-        if (Symbol.asyncIterator in result) return;
-        for (const single of Array.isArray(result) ? result : [result]) {
-          for (const error of single.errors ?? []) delete (error.extensions as Record<string, unknown>)?.originalError;
-        }
-      },
-    },
   ] as Plugin<TradegraphContext>[];
 }
