@@ -99,6 +99,13 @@ describe('federation subgraph', () => {
     expect(inventoryCalls()).toHaveLength(1);
   });
 
+  it('refuses an entity fetch whose representations cost more than the limit, before any partner call', async () => {
+    const many = Array.from({ length: 400 }, (_, index) => ({ __typename: 'Inventory', platformId, appId: index + 1 }));
+    const result = await entities(many);
+    expect(errorCodes(result)).toEqual(['OPERATION_LIMIT_EXCEEDED']);
+    expect(inventoryCalls()).toHaveLength(0);
+  });
+
   it('runs _service and _entities compiled by graphql-jit, not on graphql-js', async () => {
     const schema = servedSchema();
     const callers = {
