@@ -121,7 +121,7 @@ export class CsrfHeaderRequiredError extends TradegraphError {
   }
 }
 
-/** Which limit an operation broke; see the README section on limits. */
+/** Which limit an operation broke; see docs/limits-and-resilience.md. */
 export type OperationLimit = 'depth' | 'aliases' | 'directives' | 'tokens' | 'cost' | 'bodyBytes';
 
 /**

@@ -7,6 +7,7 @@ import type { Logger } from 'pino';
 import type { Config } from './config.js';
 import { createContextFactory, type TradegraphContext } from './context.js';
 import { graphiqlOptions } from './graphiql.js';
+import { helpText, isBrowserVisit, sendHelp } from './http/help.js';
 import { acceptRequestBody } from './http/request-body.js';
 import { createMetrics, type TradegraphMetrics } from './observability/metrics.js';
 import { createReadinessCheck } from './observability/readiness.js';
@@ -113,13 +114,15 @@ export function createTradegraph({ config, logger, graphiqlHeaders = {} }: Trade
   let shuttingDown = false;
   /** Responses being worked on; on shutdown they are told to close their connection when done. */
   const inFlight = new Set<ServerResponse>();
+  const help = helpText({ production: config.production, graphqlPath: GRAPHQL_PATH });
   const routes: Record<string, Route> = {
+    '/': (_req, res) => sendHelp(res, 200, help),
     '/health': (_req, res) => {
       // 200 while the service takes requests; 503 once it is shutting down.
       sendJson(res, shuttingDown ? 503 : 200, { status: shuttingDown ? 'shutting down' : 'ok' });
     },
     '/readiness': async (_req, res) => {
-      // Whether the partner API answers (see README, "Metrics, logs and tracing").
+      // Whether the partner API answers (see docs/observability.md).
       const report = await readiness();
       const ready = report.ready && !shuttingDown;
       sendJson(res, ready ? 200 : 503, { status: ready ? 'ready' : 'not ready', upstreams: report.upstreams });
@@ -135,7 +138,13 @@ export function createTradegraph({ config, logger, graphiqlHeaders = {} }: Trade
     if (shuttingDown) res.setHeader('connection', 'close');
     inFlight.add(res);
     res.once('close', () => inFlight.delete(res));
-    const route = routes[pathOf(req.url)];
+    const path = pathOf(req.url);
+    if (config.production && path === GRAPHQL_PATH && isBrowserVisit(req)) {
+      // Production has no GraphiQL, and Yoga would answer a browser 406 with an empty body.
+      sendHelp(res, 406, help);
+      return;
+    }
+    const route = routes[path];
     if (route && req.method === 'GET') {
       void Promise.resolve(route(req, res)).catch((error: unknown) => {
         logger.error({ err: error }, 'route failed');

@@ -1,5 +1,5 @@
 // Prints the figures of a bench results file (default test/bench/results/latest.json) as the
-// Markdown table the README's Performance section quotes: `npx tsx test/bench/report.ts [file]`.
+// Markdown table docs/performance.md quotes: `npx tsx test/bench/report.ts [file]`.
 import { readFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';

@@ -29,7 +29,7 @@ function createApolloClient() {
       headers: { authorization: `Bearer ${DEMO_ACCESS_TOKEN}` },
     }),
     cache: new InMemoryCache({
-      // The policy the README recommends: one list per inventory, pages merged by cursor.
+      // The policy docs/clients-and-graphql-over-http.md recommends: one list per inventory, pages merged by cursor.
       typePolicies: { Inventory: { fields: { items: relayStylePagination() } } },
     }),
   });

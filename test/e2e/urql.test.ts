@@ -33,7 +33,7 @@ function createUrqlClient(headers: Record<string, string>) {
       cacheExchange({
         // Connection plumbing has no id: embed it in its parent instead of normalizing it.
         keys: { InventoryItemConnection: () => null, InventoryItemEdge: () => null, PageInfo: () => null },
-        // The resolver the README recommends: pages of one inventory merge into one list.
+        // The resolver docs/clients-and-graphql-over-http.md recommends: pages of one inventory merge into one list.
         resolvers: { Inventory: { items: relayPagination() } },
       }),
       fetchExchange,

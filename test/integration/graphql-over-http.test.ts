@@ -33,7 +33,8 @@ const asCases = (list: Audit[]) => list.map((audit) => [`${audit.id} ${audit.nam
 
 describe('graphql-http audits, with the CSRF header', () => {
   it('runs the whole suite', () => {
-    // Guards the README's counts: 61 audits in graphql-http 1.23 (13 MUST, 23 SHOULD, 25 MAY).
+    // Guards the counts docs/clients-and-graphql-over-http.md gives: 61 audits in graphql-http 1.23
+    // (13 MUST, 23 SHOULD, 25 MAY).
     const count = (level: string) => audits.filter((audit) => levelOf(audit) === level).length;
     expect({ MUST: count('MUST'), SHOULD: count('SHOULD'), MAY: count('MAY') }).toEqual({ MUST: 13, SHOULD: 23, MAY: 25 });
   });
@@ -45,8 +46,8 @@ describe('graphql-http audits, with the CSRF header', () => {
     });
   });
 
-  // The README states that every SHOULD and MAY audit passes too; a failure here means the README
-  // (section "GraphQL over HTTP and clients") must change with the code.
+  // docs/clients-and-graphql-over-http.md states that every SHOULD and MAY audit passes too; a
+  // failure here means that page must change with the code.
   describe('SHOULD', () => {
     it.each(asCases(audits.filter((audit) => levelOf(audit) === 'SHOULD')))('%s', async (_name, audit) => {
       const result = await audit.fn();

@@ -3,6 +3,8 @@
 // message and exit code 1.
 import { execFileSync, spawn } from 'node:child_process';
 import { once } from 'node:events';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { DEMO_ACCESS_TOKEN, DEMO_PLATFORM_ID } from '../../src/simulator/data.js';
@@ -44,6 +46,34 @@ describe.each([
     expect(service.logs.map((line) => line.msg)).toContain('stopped');
   });
 });
+
+it('builds a bundle that loads the simulator only on demand: no static import reaches its code', () => {
+  execFileSync('npm', ['run', '--silent', 'build'], { cwd: ROOT, stdio: 'ignore' });
+  const reached = staticallyImported(join(ROOT, 'dist'), 'main.js');
+  expect(reached).toContain('main.js');
+  // esbuild marks each source module in its output with a `// src/...` comment.
+  const simulatorModules = reached.flatMap((file) =>
+    [...readFileSync(join(ROOT, 'dist', file), 'utf8').matchAll(/^\/\/ (src\/simulator\/\S+)$/gm)].map((m) => `${file}: ${m[1]}`),
+  );
+  expect(simulatorModules).toEqual([]);
+});
+
+/** The bundle files `entry` loads at start: itself and its static `from "./x.js"` imports, transitively. */
+function staticallyImported(dir: string, entry: string): string[] {
+  const seen = new Set<string>();
+  const visit = (file: string) => {
+    if (seen.has(file)) return;
+    seen.add(file);
+    const code = readFileSync(join(dir, file), 'utf8');
+    // Static imports only: `import { a } from "./x.js";`, the closing `} from "./x.js";` of a
+    // multi-line one, and `import "./x.js";`. Dynamic `import("./x.js")` is what loads on demand.
+    for (const [, from, bare] of code.matchAll(/^(?:import|\}) [^;]*from "\.\/([^"]+)";$|^import "\.\/([^"]+)";$/gm)) {
+      visit((from ?? bare)!);
+    }
+  };
+  visit(entry);
+  return [...seen];
+}
 
 it('refuses a bad setting with a message naming it, and exit code 1', async () => {
   const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
