@@ -62,6 +62,9 @@ export async function loadSubgraphSdl(source: SubgraphSource): Promise<string> {
     headers: { 'content-type': 'application/json', accept: 'application/graphql-response+json, application/json' },
     body: JSON.stringify({ query: '{ _service { sdl } }' }),
     signal: AbortSignal.timeout(10_000),
+  }).catch((error: unknown) => {
+    const cause = error instanceof Error ? ((error.cause as Error | undefined)?.message ?? error.message) : String(error);
+    throw new SupergraphError(`Subgraph '${source.name}' at ${source.url} could not be asked for its SDL: ${cause}.`);
   });
   const body = (await response.json().catch(() => null)) as { data?: { _service?: { sdl?: unknown } } } | null;
   const sdl = body?.data?._service?.sdl;

@@ -1,6 +1,8 @@
 // `npm run supergraph`'s pieces without a network: the config file's checks, this service's SDL
 // read from schema/, and composition errors reported whole.
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -41,6 +43,19 @@ describe('supergraph composition', () => {
     const supergraph = composeSupergraph([{ name: 'tradegraph', url: 'http://127.0.0.1:4000/graphql', sdl }]);
     expect(supergraph).toContain('@join__type(graph: TRADEGRAPH, key: "platformId appId")');
     expect(supergraph).toContain('@join__type(graph: TRADEGRAPH, key: "id")');
+  });
+
+  it('says which subgraph gave no SDL when asked for it', async () => {
+    const server = createServer((_req, res) => res.writeHead(404).end('not here'));
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/graphql`;
+    try {
+      await expect(loadSubgraphSdl({ name: 'wishlist', url })).rejects.toThrow(
+        `Subgraph 'wishlist' at ${url} answered no _service { sdl } (HTTP 404).`,
+      );
+    } finally {
+      server.close();
+    }
   });
 
   it('reports why subgraphs do not compose', async () => {
