@@ -7,10 +7,11 @@ import { loadInventoryItemOfReference } from '../inventory/references.js';
 import { CALCULATE_LISTING_FEE } from '../partner/listing-fee.js';
 import type { InventoryItemResolvers } from '../generated/resolvers-types.js';
 import { checkPrice } from '../listing-fee/input.js';
+import { inPlace } from './references.js';
 import { fromUnixSeconds } from './scalars.js';
 
 export const InventoryItem: InventoryItemResolvers = {
-  __resolveReference: (reference, { loaders }) => loadInventoryItemOfReference(loaders.inventoryPage, reference),
+  __resolveReference: inPlace((reference, { loaders }) => loadInventoryItemOfReference(loaders.inventoryPage, reference)),
   id: (item) => {
     const { platformId, appId } = item[ITEM_INVENTORY];
     return encodeGlobalId({ type: 'InventoryItem', platformId, appId, assetId: item.assetId });

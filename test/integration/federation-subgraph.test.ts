@@ -106,6 +106,27 @@ describe('federation subgraph', () => {
     expect(inventoryCalls()).toHaveLength(0);
   });
 
+  it('answers _entities, good and bad representations, exactly as graphql-js does', async () => {
+    kit().simulator.configure({ startInclusive: true });
+    // Failures between and after answers that take a partner call: each stays at its own index.
+    const representations = [
+      { __typename: 'Inventory', platformId, appId: 730 },
+      { __typename: 'Inventory', platformId: 'has/slash', appId: 730 },
+      { __typename: 'InventoryItem', id: itemId(2) },
+      { __typename: 'Inventory', platformId, appId: '730' },
+    ];
+    const compiled = await entities(representations);
+    expect(compiled.data?._entities.map((entity) => entity?.__typename ?? null)).toEqual(['Inventory', null, 'InventoryItem', null]);
+    expect(compiled.errors?.map((error) => error.path)).toEqual([['_entities', 1], ['_entities', 3]]);
+    kit().simulator.reset();
+    kit().simulator.configure({ startInclusive: true });
+    // A variable default keeps an operation on graphql-js (see src/plugins/compiled-execution.ts).
+    const query = ENTITIES.replace('$representations: [_Any!]!)', '$representations: [_Any!]! = [])');
+    const interpreted = await (await kit().post({ query, variables: { representations } })).json();
+    expect(errorCodes(compiled)).toEqual(['BAD_USER_INPUT', 'BAD_USER_INPUT']);
+    expect(compiled).toEqual(interpreted);
+  });
+
   it('runs _service and _entities compiled by graphql-jit, not on graphql-js', async () => {
     const schema = servedSchema();
     const callers = {
