@@ -6,13 +6,17 @@ const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'
 
 const emptyAsUnset = (value: unknown) => (value === '' ? undefined : value);
 
-const httpUrl = z.string().refine((value) => {
-  try {
-    return /^https?:$/.test(new URL(value).protocol);
-  } catch {
-    return false;
-  }
-}, 'must be an http:// or https:// URL');
+const urlWith = (protocol: RegExp, message: string) =>
+  z.string().refine((value) => {
+    try {
+      return protocol.test(new URL(value).protocol);
+    } catch {
+      return false;
+    }
+  }, message);
+
+const httpUrl = urlWith(/^https?:$/, 'must be an http:// or https:// URL');
+const redisUrl = urlWith(/^rediss?:$/, 'must be a redis:// or rediss:// URL');
 
 const integer = (min: number, max: number) => {
   const range = `must be a whole number from ${min} to ${max}`;
@@ -38,6 +42,16 @@ const EnvSchema = z.object({
   OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: z.preprocess(emptyAsUnset, httpUrl.optional()),
   OTEL_SERVICE_NAME: z.preprocess(emptyAsUnset, z.string().default('tradegraph')),
   OTEL_SDK_DISABLED: z.preprocess(emptyAsUnset, z.enum(['true', 'false']).default('false')),
+  RESPONSE_CACHE_TTL_MS: z.preprocess(emptyAsUnset, integer(0, 86_400_000).default(0)),
+  REDIS_URL: z.preprocess(emptyAsUnset, redisUrl.optional()),
+  RATE_LIMIT_MAX: z.preprocess(emptyAsUnset, integer(0, 1_000_000).default(0)),
+  // Whole seconds: Redis expires the shared counters in seconds.
+  RATE_LIMIT_WINDOW_MS: z.preprocess(
+    emptyAsUnset,
+    integer(1000, 86_400_000)
+      .refine((ms) => ms % 1000 === 0, 'must be whole seconds (a multiple of 1000)')
+      .default(60_000),
+  ),
 }).refine((env) => env.PARTNER_OPEN_API_URL === undefined || env.PARTNER_API_URL !== undefined, {
   // Without PARTNER_API_URL the simulator serves both operations; half a real upstream is a mistake.
   message: 'is set but PARTNER_API_URL is not (both or neither)',
@@ -65,6 +79,12 @@ export interface Config {
   production: boolean;
   /** OpenTelemetry tracing; null (the default) when no OTLP endpoint is configured. */
   tracing: { tracesUrl: string; serviceName: string } | null;
+  /** How long a read's answer is reused for the same credential; 0 (the default) turns the cache off. */
+  responseCacheTtlMs: number;
+  /** Shares the response cache and the rate-limit counts between replicas; null keeps both in-process. May hold a password. */
+  redisUrl: string | null;
+  /** Operations per credential per window; null (the default, RATE_LIMIT_MAX=0) means no limit. */
+  rateLimit: { max: number; windowMs: number } | null;
 }
 
 export class ConfigError extends Error {}
@@ -91,6 +111,9 @@ export function loadConfig(env: NodeJS.ProcessEnv): Config {
     logLevel: values.LOG_LEVEL,
     production: values.NODE_ENV === 'production',
     tracing: tracingOf(values),
+    responseCacheTtlMs: values.RESPONSE_CACHE_TTL_MS,
+    redisUrl: values.REDIS_URL ?? null,
+    rateLimit: values.RATE_LIMIT_MAX > 0 ? { max: values.RATE_LIMIT_MAX, windowMs: values.RATE_LIMIT_WINDOW_MS } : null,
   };
 }
 

@@ -1,6 +1,6 @@
 // Everything one GraphQL request carries: the caller's credential, its request id, and its own
 // loaders. Built fresh for every request, so no loaded data can reach another request or user.
-import { randomUUID } from 'node:crypto';
+import { createHash, randomUUID } from 'node:crypto';
 import type { YogaInitialContext } from 'graphql-yoga';
 import { UnauthenticatedError } from './errors.js';
 import { createInventoryPageLoader, type InventoryPageLoader } from './inventory/page-loader.js';
@@ -40,6 +40,29 @@ export function parseCredentials(authorization: string | null): Credentials {
     throw new UnauthenticatedError("The Authorization header must have the form 'Bearer <token>'.");
   }
   return { accessToken: match[1]! };
+}
+
+// One key per HTTP request, shared by the rate limit and the response cache.
+const credentialKeys = new WeakMap<Request, string | null>();
+
+/**
+ * A SHA-256 hash of the request's bearer token, the only form of a credential that leaves this
+ * module for shared state (rate-limit counters, response-cache keys); null when the request has no
+ * token or a malformed Authorization header (which the context refuses anyway).
+ */
+export function credentialKeyOf(request: Request): string | null {
+  let key = credentialKeys.get(request);
+  if (key === undefined) {
+    let token: string | null;
+    try {
+      token = parseCredentials(request.headers.get('authorization')).accessToken;
+    } catch {
+      token = null;
+    }
+    key = token === null ? null : createHash('sha256').update(token).digest('hex');
+    credentialKeys.set(request, key);
+  }
+  return key;
 }
 
 // One id per HTTP request, shared by the context, the operation log line and the response header.

@@ -9,7 +9,12 @@ export const ErrorCode = {
   UNAUTHENTICATED: 'UNAUTHENTICATED',
   /** The partner API answered HTTP 403 (the token lacks a permission). */
   FORBIDDEN: 'FORBIDDEN',
-  /** The partner API answered HTTP 429; `retryAfter` holds its Retry-After in seconds, if sent. */
+  /**
+   * A budget is spent; `retryAfter` says in how many seconds to try again. Two conditions, one
+   * class each: the caller's own budget at this service (RATE_LIMIT_MAX per RATE_LIMIT_WINDOW_MS;
+   * the whole operation is refused with HTTP 429 before anything runs) or the partner API answering
+   * HTTP 429 (the field that called it fails; `retryAfter` is the partner's Retry-After, if sent).
+   */
   RATE_LIMITED: 'RATE_LIMITED',
   /** The partner API's envelope reported a failure; `upstream` holds its error fields as sent. */
   UPSTREAM_ERROR: 'UPSTREAM_ERROR',
@@ -55,6 +60,7 @@ export class ForbiddenError extends TradegraphError {
   }
 }
 
+/** The partner API answered HTTP 429. */
 export class RateLimitedError extends TradegraphError {
   readonly code = ErrorCode.RATE_LIMITED;
   constructor(
@@ -62,6 +68,19 @@ export class RateLimitedError extends TradegraphError {
     readonly retryAfter: number | undefined,
   ) {
     super(message, ErrorCode.RATE_LIMITED, retryAfter === undefined ? {} : { retryAfter });
+  }
+}
+
+/** The caller's credential has used its RATE_LIMIT_MAX operations of the current window at this service. */
+export class OperationRateLimitedError extends TradegraphError {
+  readonly code = ErrorCode.RATE_LIMITED;
+  constructor(max: number, windowMs: number, retryAfterSeconds: number) {
+    // `http` makes Yoga answer 429 with Retry-After (it strips `http` from what the client sees).
+    super(
+      `This credential has used its ${max} operations per ${windowMs / 1000} s; try again in ${retryAfterSeconds} s.`,
+      ErrorCode.RATE_LIMITED,
+      { retryAfter: retryAfterSeconds, http: { status: 429, headers: { 'Retry-After': String(retryAfterSeconds) } } },
+    );
   }
 }
 

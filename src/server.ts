@@ -18,7 +18,10 @@ import { operationLimitPlugins } from './plugins/operation-limits.js';
 import { useOperationObservability } from './plugins/operation-observability.js';
 import { useOperationSpans } from './plugins/operation-spans.js';
 import { productionPlugins } from './plugins/production.js';
+import { useRateLimit } from './plugins/rate-limit.js';
+import { useTradegraphResponseCache } from './plugins/response-cache.js';
 import { useVariableErrorCodes } from './plugins/variable-errors.js';
+import { connectRedis, type SharedRedis } from './redis.js';
 import { buildSchema } from './schema.js';
 
 export interface TradegraphOptions {
@@ -33,6 +36,8 @@ export interface Tradegraph {
   yoga: YogaServerInstance<NodeServerContext, TradegraphContext>;
   partner: PartnerApi;
   metrics: TradegraphMetrics;
+  /** The shared Redis connection; null without REDIS_URL. */
+  redis: SharedRedis | null;
   listen(port: number, host?: string): Promise<string>;
   /** Stops accepting, lets requests in flight finish, then closes the upstream pools. */
   close(): Promise<void>;
@@ -69,6 +74,8 @@ export function createTradegraph({ config, logger, graphiqlHeaders = {} }: Trade
   metrics.watchCircuits(() =>
     partner.circuitStates().map(({ upstream, state }) => ({ upstream, open: state === 'open' || state === 'isolated' })),
   );
+  const redis = config.redisUrl === null ? null : connectRedis(config.redisUrl, logger);
+  if (redis) metrics.watchRedis(() => redis.up);
   const readiness = createReadinessCheck({
     probe: (timeoutMs) => partner.probeUpstreams(timeoutMs),
     timeoutMs: Math.min(READINESS_TIMEOUT_MS, config.upstreamTimeoutMs),
@@ -84,12 +91,24 @@ export function createTradegraph({ config, logger, graphiqlHeaders = {} }: Trade
   plugins.push(...operationLimitPlugins());
   if (config.production) plugins.push(...productionPlugins());
   plugins.push(useVariableErrorCodes());
+  // Before the cache, so that an answer from the cache counts against the budget too.
+  if (config.rateLimit) plugins.push(useRateLimit({ ...config.rateLimit, redis: redis ?? undefined }));
   plugins.push(
     useCompiledExecution<TradegraphContext>({
       onCompileFailure: (operationName, errors) =>
         logger.warn({ operationName, errors: errors.map(String) }, 'operation runs uncompiled: graphql-jit cannot compile it'),
     }),
   );
+  // After compiled execution: the cache runs the execute function with its own rewritten document.
+  if (config.responseCacheTtlMs > 0) {
+    plugins.push(
+      ...useTradegraphResponseCache({
+        ttlMs: config.responseCacheTtlMs,
+        redis: redis ?? undefined,
+        includeMetadata: !config.production,
+      }),
+    );
+  }
 
   const yoga = createYoga<NodeServerContext, TradegraphContext>({
     schema: buildSchema(),
@@ -122,10 +141,15 @@ export function createTradegraph({ config, logger, graphiqlHeaders = {} }: Trade
       sendJson(res, shuttingDown ? 503 : 200, { status: shuttingDown ? 'shutting down' : 'ok' });
     },
     '/readiness': async (_req, res) => {
-      // Whether the partner API answers (see docs/observability.md).
+      // Whether the partner API answers (see docs/observability.md). Redis is shown but never makes
+      // a replica unready: without it the replica works on its own.
       const report = await readiness();
       const ready = report.ready && !shuttingDown;
-      sendJson(res, ready ? 200 : 503, { status: ready ? 'ready' : 'not ready', upstreams: report.upstreams });
+      sendJson(res, ready ? 200 : 503, {
+        status: ready ? 'ready' : 'not ready',
+        upstreams: report.upstreams,
+        ...(redis && { redis: redis.up ? 'up' : 'down' }),
+      });
     },
     '/metrics': async (_req, res) => {
       const text = await metrics.registry.metrics();
@@ -162,6 +186,7 @@ export function createTradegraph({ config, logger, graphiqlHeaders = {} }: Trade
     yoga,
     partner,
     metrics,
+    redis,
     async listen(port, host = '127.0.0.1') {
       await new Promise<void>((resolve, reject) => {
         server.once('error', reject);
@@ -178,7 +203,7 @@ export function createTradegraph({ config, logger, graphiqlHeaders = {} }: Trade
       const closed = new Promise<void>((resolve) => server.close(() => resolve()));
       server.closeIdleConnections();
       await closed;
-      await partner.close();
+      await Promise.all([partner.close(), redis?.close()]);
     },
   };
 }

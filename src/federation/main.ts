@@ -1,5 +1,5 @@
 // `npm run supergraph [-- --config <file>]`: composes the subgraphs that supergraph.config.json
-// names and writes the supergraph SDL for Hive Gateway (see docs/federation.md).
+// names and writes the supergraph SDL for Hive Gateway (see docs/fleet.md).
 import { parseArgs } from 'node:util';
 import { readSupergraphConfig, SupergraphError, writeSupergraph } from './compose.js';
 

@@ -27,6 +27,8 @@ export interface TradegraphMetrics {
   observePartnerCall(event: PartnerCallEvent): void;
   /** Reads the circuit breakers' state at scrape time. */
   watchCircuits(read: () => UpstreamCircuit[]): void;
+  /** Reads whether the shared Redis is reachable at scrape time (only when REDIS_URL is set). */
+  watchRedis(isUp: () => boolean): void;
 }
 
 // Seconds; from a cache-hot facade call (~1 ms) to a partner call near the default 5 s timeout.
@@ -113,6 +115,16 @@ export function createMetrics(): TradegraphMetrics {
         registers: [registry],
         collect() {
           for (const { upstream, open } of read()) this.set({ upstream }, open ? 1 : 0);
+        },
+      });
+    },
+    watchRedis(isUp) {
+      new Gauge({
+        name: 'tradegraph_redis_up',
+        help: '1 while the shared Redis (response cache, rate-limit counts) is reachable, else 0 (each replica then works on its own).',
+        registers: [registry],
+        collect() {
+          this.set(isUp() ? 1 : 0);
         },
       });
     },

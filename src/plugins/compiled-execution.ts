@@ -1,7 +1,7 @@
-// Compiled execution: operations run as code that graphql-jit generates once per parsed document
+// Compiled execution: operations run as code that graphql-jit generates once per executed document
 // (Yoga's parse cache hands back the same DocumentNode for the same text), not field by field.
 // What graphql-jit would run differently from graphql-js stays on graphql-js.
-import { GraphQLError, Kind, type DocumentNode, type ExecutionResult, type Source } from 'graphql';
+import { GraphQLError, Kind, type DocumentNode, type ExecutionResult, type GraphQLSchema, type Source } from 'graphql';
 import { compileQuery, isCompiledQuery, type CompiledQuery } from 'graphql-jit';
 import type { Plugin } from 'graphql-yoga';
 
@@ -29,33 +29,39 @@ export function useCompiledExecution<TContext extends object>(
   // Per document, per operation name: the compiled query, or null for "run on graphql-js".
   // Keyed weakly by the parsed document, so it lives exactly as long as Yoga's parse cache keeps it.
   const cache = new WeakMap<DocumentNode, Map<string, CompiledQuery | null>>();
+  const compiledFor = (schema: GraphQLSchema, document: DocumentNode, operationName: string | null | undefined) => {
+    let byName = cache.get(document);
+    if (!byName) cache.set(document, (byName = new Map()));
+    const name = operationName ?? '';
+    let compiled = byName.get(name);
+    if (compiled === undefined) {
+      compiled = null;
+      if (!declaresVariableDefault(document)) {
+        const result = compileQuery(schema, document, operationName ?? undefined);
+        if (isCompiledQuery(result)) compiled = result;
+        else options.onCompileFailure?.(operationName ?? null, result.errors ?? []);
+      }
+      byName.set(name, compiled);
+    }
+    return compiled;
+  };
   return {
-    onExecute({ args, executeFn, setExecuteFn }) {
-      let byName = cache.get(args.document);
-      if (!byName) cache.set(args.document, (byName = new Map()));
-      const name = args.operationName ?? '';
-      let compiled = byName.get(name);
-      if (compiled === undefined) {
-        compiled = null;
-        if (!declaresVariableDefault(args.document)) {
-          const result = compileQuery(args.schema, args.document, args.operationName ?? undefined);
-          if (isCompiledQuery(result)) compiled = result;
-          else options.onCompileFailure?.(args.operationName ?? null, result.errors ?? []);
-        }
-        byName.set(name, compiled);
-      }
-      if (compiled) {
-        const query = compiled.query;
-        const source = args.document.loc?.source;
-        setExecuteFn((execution) => {
-          const result = query(execution.rootValue, execution.contextValue, execution.variableValues);
-          if (result instanceof Promise) return result.then((done) => locateErrors(done, source));
-          // No `data` at all: the variables were refused before anything ran. graphql-js words
-          // those errors differently, so it answers them itself; nothing has run, nothing runs twice.
-          if (!('data' in result)) return executeFn(execution);
-          return locateErrors(result, source);
-        });
-      }
+    onExecute({ executeFn, setExecuteFn }) {
+      // The document is the one handed to the execute function, not the one onExecute saw: a plugin
+      // listed later (the response cache) calls this function with a rewritten document, one that
+      // also selects each object's __typename and id. Its rewrite is memoized per document, so the
+      // compiled query is still made once per document.
+      setExecuteFn((execution) => {
+        const compiled = compiledFor(execution.schema, execution.document, execution.operationName);
+        if (!compiled) return executeFn(execution);
+        const source = execution.document.loc?.source;
+        const result = compiled.query(execution.rootValue, execution.contextValue, execution.variableValues);
+        if (result instanceof Promise) return result.then((done) => locateErrors(done, source));
+        // No `data` at all: the variables were refused before anything ran. graphql-js words
+        // those errors differently, so it answers them itself; nothing has run, nothing runs twice.
+        if (!('data' in result)) return executeFn(execution);
+        return locateErrors(result, source);
+      });
     },
   };
 }

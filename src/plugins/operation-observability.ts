@@ -12,7 +12,12 @@ interface OperationState {
   type: string | null;
   outcome: OperationOutcome;
   errorCodes: string[];
+  /** Answered by the response cache: nothing was parsed or executed. */
+  fromCache: boolean;
 }
+
+/** The mark Yoga's response-cache plugin puts on an answer it served from the cache. */
+const SERVED_FROM_CACHE = Symbol.for('servedFromResponseCache');
 
 export interface OperationObservabilityOptions {
   logger: Logger;
@@ -43,7 +48,7 @@ export function useOperationObservability({
   return {
     // Runs for every GraphQL HTTP request before its body is read (GraphiQL's page never gets here).
     onRequestParse({ request }) {
-      operations.set(request, { started: performance.now(), name: null, type: null, outcome: 'ok', errorCodes: [] });
+      operations.set(request, { started: performance.now(), name: null, type: null, outcome: 'ok', errorCodes: [], fromCache: false });
     },
     onParams({ request, params }) {
       const state = operations.get(request);
@@ -65,6 +70,11 @@ export function useOperationObservability({
       const { outcome, errorCodes } = summarize(result);
       state.outcome = outcome;
       state.errorCodes = errorCodes;
+      if (result && typeof result === 'object' && SERVED_FROM_CACHE in result) {
+        state.fromCache = true;
+        // Only queries are cached; the cached answer never went through onExecute.
+        state.type ??= 'query';
+      }
     },
     onResponse({ request, response }) {
       response.headers.set('x-request-id', requestIdOf(request));
@@ -93,6 +103,7 @@ export function useOperationObservability({
           errorCodes: state.errorCodes,
           httpStatus: response.status,
           durationMs: Math.round(durationMs * 1000) / 1000,
+          ...(state.fromCache && { responseCache: 'hit' }),
         },
         'graphql operation',
       );

@@ -45,6 +45,25 @@ describe.each([
     expect(await service.stop()).toBe(0);
     expect(service.logs.map((line) => line.msg)).toContain('stopped');
   });
+
+  it('turns the response cache on with RESPONSE_CACHE_TTL_MS', async () => {
+    const service = await startServiceProcess({ RESPONSE_CACHE_TTL_MS: '30000' }, entry);
+    try {
+      const read = async () => {
+        const response = await fetch(`${service.url}/graphql`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json', authorization: `Bearer ${DEMO_ACCESS_TOKEN}` },
+          body: JSON.stringify({ query: `{ inventory(platformId: "${DEMO_PLATFORM_ID}", appId: 730) { totalCount } }` }),
+        });
+        return (await response.json()) as { data: unknown; extensions?: { responseCache?: { hit: boolean } } };
+      };
+      expect((await read()).extensions?.responseCache?.hit).toBe(false);
+      const again = await read();
+      expect(again).toEqual({ data: { inventory: { totalCount: 240 } }, extensions: { responseCache: { hit: true } } });
+    } finally {
+      await service.stop();
+    }
+  });
 });
 
 it('builds a bundle that loads the simulator only on demand: no static import reaches its code', () => {

@@ -16,6 +16,8 @@ import type { LogArchiveEntry } from './secret-scan.js';
 
 export interface TestkitOptions {
   simulator?: Partial<SimulatorSettings>;
+  /** A simulator another kit started, to run a second replica over the same partner; left running on close. */
+  sharedSimulator?: PartnerSimulator;
   /** Overrides of the service's configuration (the partner URLs default to the simulator's). */
   config?: Partial<Config>;
 }
@@ -49,7 +51,7 @@ export interface Testkit {
 }
 
 export async function startTestkit(options: TestkitOptions = {}): Promise<Testkit> {
-  const simulator = await startSimulator(options.simulator);
+  const simulator = options.sharedSimulator ?? (await startSimulator(options.simulator));
   const logs: string[] = [];
   const sink = new Writable({
     write(chunk: Buffer, _encoding, done) {
@@ -111,7 +113,7 @@ export async function startTestkit(options: TestkitOptions = {}): Promise<Testki
     },
     async close() {
       await service.close();
-      await simulator.close();
+      if (!options.sharedSimulator) await simulator.close();
       const archive = logArchiveDir();
       if (archive) {
         const entry: LogArchiveEntry = { secrets: [...secrets], logs };

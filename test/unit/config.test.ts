@@ -18,6 +18,23 @@ describe('loadConfig', () => {
     );
   });
 
+  it('keeps the response cache, Redis and rate limits off unless configured', () => {
+    expect(loadConfig({})).toEqual(expect.objectContaining({ responseCacheTtlMs: 0, redisUrl: null, rateLimit: null }));
+    expect(
+      loadConfig({ RESPONSE_CACHE_TTL_MS: '5000', REDIS_URL: 'rediss://:pw@cache:6380/1', RATE_LIMIT_MAX: '100' }),
+    ).toEqual(
+      expect.objectContaining({
+        responseCacheTtlMs: 5000,
+        redisUrl: 'rediss://:pw@cache:6380/1',
+        rateLimit: { max: 100, windowMs: 60_000 },
+      }),
+    );
+  });
+
+  it('never quotes a refused value, which for REDIS_URL may hold a password', () => {
+    expect(() => loadConfig({ REDIS_URL: 'tcp://:hunter2-secret@cache' })).toThrow(/^(?![\s\S]*hunter2)/);
+  });
+
   it('treats empty values as unset, and defaults the open-API base to the partner base', () => {
     const config = loadConfig({ PARTNER_API_URL: 'https://partner.example', PARTNER_OPEN_API_URL: '', PORT: '' });
     expect(config.partnerOpenApiUrl).toBe('https://partner.example');
@@ -34,6 +51,10 @@ describe('loadConfig', () => {
     [{ NODE_ENV: 'staging' }, 'NODE_ENV'],
     [{ LISTING_FEE_BATCH_MAX: '2.5' }, 'LISTING_FEE_BATCH_MAX'],
     [{ PARTNER_OPEN_API_URL: 'https://open.example' }, 'PARTNER_OPEN_API_URL'],
+    [{ RESPONSE_CACHE_TTL_MS: '-1' }, 'RESPONSE_CACHE_TTL_MS'],
+    [{ REDIS_URL: 'http://cache:6379' }, 'REDIS_URL'],
+    [{ RATE_LIMIT_MAX: 'many' }, 'RATE_LIMIT_MAX'],
+    [{ RATE_LIMIT_WINDOW_MS: '1500' }, 'RATE_LIMIT_WINDOW_MS'],
   ])('refuses %o, naming %s', (env, variable) => {
     expect(() => loadConfig(env)).toThrow(new RegExp(`^Invalid configuration:[\\s\\S]*${variable}`));
   });

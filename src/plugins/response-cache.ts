@@ -1,0 +1,99 @@
+// The response cache (Yoga's plugin over envelop's): a read's answer is reused for
+// RESPONSE_CACHE_TTL_MS, only ever for the same credential, in-process or shared by every replica
+// through Redis; cached GET reads carry an ETag and Cache-Control, and If-None-Match gets 304.
+import { createInMemoryCache, useResponseCache, type Cache } from '@graphql-yoga/plugin-response-cache';
+import type { Plugin } from 'graphql-yoga';
+import { credentialKeyOf, type TradegraphContext } from '../context.js';
+import type { SharedRedis } from '../redis.js';
+
+export interface ResponseCacheOptions {
+  ttlMs: number;
+  /** Shares the cache between replicas; the in-process store when omitted. */
+  redis?: SharedRedis;
+  /** Adds `extensions.responseCache` (hit, didCache, ttl) to answers; for development. */
+  includeMetadata: boolean;
+}
+
+/** Answers kept by one replica's in-process store, least recently used dropped first. */
+export const IN_PROCESS_CACHE_ENTRIES = 1000;
+/** Every key this cache writes in Redis starts so; the rest is a SHA-256 hash. */
+export const REDIS_KEY_PREFIX = 'tradegraph:response:';
+
+/**
+ * Listed after the plugins that settle the document (trusted documents) and after compiled
+ * execution: the cache hands the execute function a rewritten document, which must be the one run.
+ */
+export function useTradegraphResponseCache({ ttlMs, redis, includeMetadata }: ResponseCacheOptions): Plugin<TradegraphContext>[] {
+  // A request without a document text (an id not resolved to one) is never cached: the key would
+  // not tell two such documents apart.
+  const withoutText = new WeakSet<Request>();
+  const cacheable = (request: Request) => credentialKeyOf(request) !== null && !withoutText.has(request);
+  return [
+    {
+      onParams({ request, params }) {
+        if (!params.query) withoutText.add(request);
+      },
+      onResponse({ request, response }) {
+        // The ETag is set on answers that were cached or came from the cache (and on 304s).
+        if (request.method !== 'GET' || !response.headers.has('etag')) return;
+        const cachedAt = Date.parse(response.headers.get('last-modified') ?? '');
+        const ageSeconds = Number.isNaN(cachedAt) ? 0 : Math.max(0, (Date.now() - cachedAt) / 1000);
+        const maxAge = Math.max(0, Math.floor(ttlMs / 1000 - ageSeconds));
+        response.headers.set('cache-control', `private, max-age=${maxAge}`);
+        // The answer belongs to the credential: a browser must not reuse it for another one.
+        response.headers.append('vary', 'Authorization');
+      },
+    },
+    useResponseCache({
+      // The key holds this hash of the bearer token, never the token; anonymous and malformed
+      // credentials are not cached at all.
+      session: (request) => credentialKeyOf(request),
+      enabled: cacheable,
+      ttl: ttlMs,
+      cache: redis ? resilientStore(redis) : entitiesIgnored(createInMemoryCache({ max: IN_PROCESS_CACHE_ENTRIES })),
+      includeExtensionMetadata: includeMetadata,
+      // Mutations are never cached (the plugin's mutation path). Their "invalidation" is a no-op
+      // below: the only mutation computes fees and changes nothing a cached read holds.
+    }) as Plugin<TradegraphContext>,
+  ];
+}
+
+/**
+ * The store without entity bookkeeping: answers expire by their TTL only, and nothing is
+ * invalidated (the schema's one mutation changes no state). In Redis this leaves one key per
+ * answer, expiring with it, instead of entity sets that would grow without bound.
+ */
+function entitiesIgnored(store: Cache, keyOf: (id: string) => string = (id) => id): Cache {
+  return {
+    get: (id) => store.get(keyOf(id)),
+    set: (id, result, _entities, ttl) => store.set(keyOf(id), result, [], ttl),
+    invalidate: () => undefined,
+  };
+}
+
+/** The Redis store, bypassed while Redis is away: a failed read is a miss, a failed write is dropped. */
+function resilientStore(redis: SharedRedis): Cache {
+  // Loaded with the connection, only when REDIS_URL is set.
+  const loaded = Promise.all([import('@envelop/response-cache-redis'), redis.client()]).then(([{ createRedisCache }, client]) =>
+    entitiesIgnored(createRedisCache({ redis: client }) as Cache, (id) => REDIS_KEY_PREFIX + id),
+  );
+  return {
+    get: async (id) => {
+      if (!redis.up) return undefined;
+      try {
+        return await (await loaded).get(id);
+      } catch {
+        return undefined;
+      }
+    },
+    set: async (id, result, entities, ttl) => {
+      if (!redis.up) return;
+      try {
+        await (await loaded).set(id, result, entities, ttl);
+      } catch {
+        // Dropped: the next read of this answer goes upstream again.
+      }
+    },
+    invalidate: () => undefined,
+  };
+}

@@ -1,0 +1,198 @@
+// The in-process response cache (RESPONSE_CACHE_TTL_MS > 0, no Redis): repeated reads of one
+// credential cost one partner call; other credentials, mutations and answers with errors are never
+// served from it; GET reads carry ETag and Cache-Control and revalidate to 304; and it works with
+// compiled execution, which runs the document the cache rewrites.
+import { print } from 'graphql';
+import { createYoga, type Plugin } from 'graphql-yoga';
+import { createInMemoryCache, useResponseCache, type Cache } from '@graphql-yoga/plugin-response-cache';
+import { describe, expect, it } from 'vitest';
+import { useCompiledExecution } from '../../src/plugins/compiled-execution.js';
+import { createContextFactory, credentialKeyOf } from '../../src/context.js';
+import { createLogger } from '../../src/logger.js';
+import { PartnerApi } from '../../src/partner/index.js';
+import { buildSchema } from '../../src/schema.js';
+import { DEMO_ACCESS_TOKEN, DEMO_APP_KEY, itemAt, platformIdWithSize } from '../../src/simulator/data.js';
+import { startSimulator } from '../../src/simulator/server.js';
+import { CalculateListingFeeDocument, InventoryPageDocument, InventoryTotalDocument } from '../generated/graphql.js';
+import { errorCodes, expectNoGraphQLErrors, useTestkit, type Testkit } from '../support/testkit.js';
+
+const APP_ID = 730;
+const TTL_MS = 60_000;
+const OTHER_TOKEN = 'other-credential-token';
+
+const page = (size: number) => ({ platformId: platformIdWithSize(size), appId: APP_ID, first: 3 });
+
+describe('response cache, in-process', () => {
+  const kit = useTestkit({ config: { responseCacheTtlMs: TTL_MS } });
+  const inventoryCalls = () => kit().simulator.callsOf('readInventory').length;
+
+  it('answers a repeated read of the same credential from the cache, without a partner call', async () => {
+    const first = await kit().execute(InventoryPageDocument, page(11), {});
+    const again = await kit().execute(InventoryPageDocument, page(11), {});
+    expectNoGraphQLErrors(first);
+    expectNoGraphQLErrors(again);
+    expect(again.data).toEqual(first.data);
+    expect(first.extensions).toMatchObject({ responseCache: { hit: false, didCache: true, ttl: TTL_MS } });
+    expect(again.extensions).toMatchObject({ responseCache: { hit: true } });
+    // The cache's own selections (__typename and id under aliases) never reach the client.
+    expect(JSON.stringify(again.data)).not.toContain('__responseCache');
+    expect(inventoryCalls()).toBe(1);
+    // The log tells a cached answer apart, as the query it is.
+    const logged = kit()
+      .logs.map((line) => JSON.parse(line) as Record<string, unknown>)
+      .filter((line) => line.msg === 'graphql operation')
+      .slice(-2);
+    expect(logged.map(({ operationType, responseCache }) => ({ operationType, responseCache }))).toEqual([
+      { operationType: 'query', responseCache: undefined },
+      { operationType: 'query', responseCache: 'hit' },
+    ]);
+  });
+
+  it('serves a cached answer only to the credential that read it', async () => {
+    const mine = await kit().execute(InventoryPageDocument, page(12), {});
+    const other = await kit().execute(InventoryPageDocument, page(12), { token: OTHER_TOKEN });
+    expectNoGraphQLErrors(mine);
+    expectNoGraphQLErrors(other);
+    expect(other.extensions).toMatchObject({ responseCache: { hit: false } });
+    expect(inventoryCalls()).toBe(2);
+    // A token the partner refuses gets its refusal, not the page another credential has cached.
+    const refused = await kit().execute(InventoryPageDocument, page(12), { token: 'forbidden-token-1' });
+    expect(new Set(errorCodes(refused))).toEqual(new Set(['FORBIDDEN']));
+    expect(refused.data?.inventory ?? null).toBeNull();
+    // Without a credential nothing is cached or served from the cache.
+    const anonymous = await kit().execute(InventoryPageDocument, page(12), { token: null });
+    expect(anonymous.extensions?.responseCache).toBeUndefined();
+    expect(anonymous.data?.inventory ?? null).toBeNull();
+  });
+
+  it('never caches an answer with errors', async () => {
+    kit().simulator.injectFault({ kind: 'envelope-error', operation: 'readInventory', times: 1 });
+    const failed = await kit().execute(InventoryTotalDocument, page(13), {});
+    expect(errorCodes(failed)).toEqual(['UPSTREAM_ERROR']);
+    const retried = await kit().execute(InventoryTotalDocument, page(13), {});
+    expectNoGraphQLErrors(retried);
+    expect(retried.extensions).toMatchObject({ responseCache: { hit: false } });
+    expect(inventoryCalls()).toBe(2);
+  });
+
+  it('never caches a mutation', async () => {
+    const item = itemAt(platformIdWithSize(3), APP_ID, 0);
+    const input = { items: [{ price: 1500, token: item.token, styleToken: item.styleToken }] };
+    for (let round = 0; round < 2; round++) {
+      const result = await kit().execute(CalculateListingFeeDocument, { input }, {});
+      expectNoGraphQLErrors(result);
+      expect((result.extensions?.responseCache as { hit?: boolean } | undefined)?.hit).toBeUndefined();
+    }
+    expect(kit().simulator.callsOf('calculateListingFee')).toHaveLength(2);
+  });
+
+  it('gives GET reads an ETag and Cache-Control, and answers If-None-Match with 304', async () => {
+    const first = await getRead(kit(), page(14));
+    expect(first.status).toBe(200);
+    const etag = first.headers.get('etag');
+    expect(etag).toMatch(/^[0-9a-f]{64}$/);
+    // Last-Modified has whole seconds, so the age can read one second more than it is.
+    expect(first.headers.get('cache-control')).toMatch(/^private, max-age=(59|60)$/);
+    expect(first.headers.get('vary')).toMatch(/Authorization/);
+
+    const revalidated = await getRead(kit(), page(14), { 'if-none-match': etag! });
+    expect(revalidated.status).toBe(304);
+    expect(await revalidated.text()).toBe('');
+    expect(revalidated.headers.get('etag')).toBe(etag);
+    expect(revalidated.headers.get('cache-control')).toMatch(/^private, max-age=\d+$/);
+
+    // An ETag the cache does not hold is answered in full.
+    const unknown = await getRead(kit(), page(14), { 'if-none-match': '0'.repeat(64) });
+    expect(unknown.status).toBe(200);
+    expect(((await unknown.json()) as { data: unknown }).data).toEqual(((await first.json()) as { data: unknown }).data);
+    expect(inventoryCalls()).toBe(1);
+  });
+
+  it('gives POST reads no Cache-Control', async () => {
+    const response = await kit().post({ query: print(InventoryTotalDocument), variables: page(15) });
+    expect(response.status).toBe(200);
+    expect(response.headers.get('cache-control')).toBeNull();
+  });
+});
+
+describe('response cache off (the default)', () => {
+  const kit = useTestkit();
+
+  it('sends every read upstream and adds no cache headers', async () => {
+    await kit().execute(InventoryTotalDocument, page(16), {});
+    const again = await getRead(kit(), page(16));
+    expect(again.headers.get('etag')).toBeNull();
+    expect(((await again.json()) as { extensions?: unknown }).extensions).toBeUndefined();
+    expect(kit().simulator.callsOf('readInventory')).toHaveLength(2);
+  });
+});
+
+describe('response cache with compiled execution', () => {
+  it('runs the rewritten document compiled: the cache collects entities, and a hit is served', async () => {
+    const simulator = await startSimulator();
+    const partner = new PartnerApi({
+      baseUrl: simulator.url,
+      openApiUrl: simulator.url,
+      timeoutMs: 5000,
+      appKey: DEMO_APP_KEY,
+      logger: createLogger('silent'),
+    });
+    // The real in-process store, with a record of what the cache hands it.
+    const store = createInMemoryCache();
+    const stored: { typename: string; id?: string | number }[][] = [];
+    const recording: Cache = {
+      get: (id) => store.get(id),
+      set: (id, result, entities, ttl) => {
+        stored.push([...entities]);
+        return store.set(id, result, stored.at(-1)!, ttl);
+      },
+      invalidate: (entities) => store.invalidate(entities),
+    };
+    const compileFailures: unknown[] = [];
+    const yoga = createYoga({
+      schema: buildSchema(),
+      context: createContextFactory({ partner, listingFeeBatchMax: 50 }),
+      plugins: [
+        useCompiledExecution({ onCompileFailure: (...failure) => compileFailures.push(failure) }),
+        useResponseCache({ session: (request) => credentialKeyOf(request), cache: recording, ttl: TTL_MS, includeExtensionMetadata: true }),
+      ] as Plugin[],
+    });
+    try {
+      // Neither __typename nor id is selected: only the cache's rewrite selects them.
+      const query = `query ($platformId: String!, $appId: Int!) { inventory(platformId: $platformId, appId: $appId) { totalCount } }`;
+      const send = async () => {
+        const response = await yoga.fetch('http://yoga/graphql', {
+          method: 'POST',
+          headers: { 'content-type': 'application/json', authorization: `Bearer ${DEMO_ACCESS_TOKEN}` },
+          body: JSON.stringify({ query, variables: { platformId: platformIdWithSize(17), appId: APP_ID } }),
+        });
+        return (await response.json()) as { data: unknown; extensions: { responseCache: { hit: boolean } } };
+      };
+      const first = await send();
+      const again = await send();
+      expect(first.data).toEqual({ inventory: { totalCount: 17 } });
+      expect(again).toEqual({ data: first.data, extensions: { responseCache: { hit: true } } });
+      expect(stored).toEqual([[{ typename: 'Inventory', id: expect.any(String) }]]);
+      expect(simulator.callsOf('readInventory')).toHaveLength(1);
+      expect(compileFailures).toEqual([]);
+    } finally {
+      await partner.close();
+      await simulator.close();
+    }
+  });
+});
+
+/** A read sent as a GET, as a browser or CDN-minded client sends it. */
+function getRead(kit: Testkit, variables: Record<string, unknown>, headers: Record<string, string> = {}) {
+  const url = new URL(kit.graphqlUrl);
+  url.searchParams.set('query', print(InventoryTotalDocument));
+  url.searchParams.set('variables', JSON.stringify(variables));
+  return fetch(url, {
+    headers: {
+      accept: 'application/graphql-response+json',
+      authorization: `Bearer ${DEMO_ACCESS_TOKEN}`,
+      'x-graphql-csrf': '1',
+      ...headers,
+    },
+  });
+}

@@ -1,0 +1,94 @@
+// A real Debian redis-server for the tests that share state through Redis: one per test file, on a
+// free loopback port, without persistence, stopped (and restartable on the same port) at will.
+// When the package is missing and the tests run as root, it is installed with apt-get, as Chromium is.
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
+import { once } from 'node:events';
+import { existsSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { createInterface } from 'node:readline';
+import { Redis } from 'ioredis';
+
+export const REDIS_SERVER = '/usr/bin/redis-server';
+
+export function ensureRedisServer(): string {
+  if (existsSync(REDIS_SERVER)) return REDIS_SERVER;
+  if (process.getuid?.() !== 0 || !existsSync('/usr/bin/apt-get')) {
+    throw new Error(`The Redis tests need Debian's redis-server at ${REDIS_SERVER}: run 'apt-get install redis-server'.`);
+  }
+  const apt = (args: string[]) =>
+    execFileSync('apt-get', args, { stdio: ['ignore', 'ignore', 'inherit'], env: { ...process.env, DEBIAN_FRONTEND: 'noninteractive' } });
+  apt(['update', '-qq']);
+  apt(['install', '-y', '-qq', 'redis-server']);
+  return REDIS_SERVER;
+}
+
+export interface RedisServer {
+  port: number;
+  url: string;
+  /** Starts it again on the same port, empty (nothing is saved). */
+  start(): Promise<void>;
+  /** Stops it (SIGTERM) and waits for the process to exit. */
+  stop(): Promise<void>;
+  /** Every key and value it holds (strings and sets), for the secret checks. */
+  dump(): Promise<{ key: string; value: string }[]>;
+}
+
+export async function startRedisServer(): Promise<RedisServer> {
+  const binary = ensureRedisServer();
+  const port = await freePort();
+  let child: ChildProcess | null = null;
+
+  const start = async () => {
+    const started = spawn(binary, ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'], {
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    child = started;
+    let output = '';
+    await new Promise<void>((resolve, reject) => {
+      createInterface({ input: started.stdout! }).on('line', (line) => {
+        output += `${line}\n`;
+        if (line.includes('Ready to accept connections')) resolve();
+      });
+      started.once('exit', (code) => reject(new Error(`redis-server exited with ${code} before it was ready:\n${output}`)));
+    });
+  };
+  const stop = async () => {
+    const running = child;
+    child = null;
+    if (!running || running.exitCode !== null) return;
+    const exited = once(running, 'exit');
+    running.kill('SIGTERM');
+    await exited;
+  };
+  await start();
+
+  return {
+    port,
+    url: `redis://127.0.0.1:${port}`,
+    start,
+    stop,
+    async dump() {
+      const client = new Redis(port, '127.0.0.1');
+      try {
+        const entries: { key: string; value: string }[] = [];
+        for (const key of await client.keys('*')) {
+          const type = await client.type(key);
+          const value = type === 'string' ? await client.get(key) : type === 'set' ? (await client.smembers(key)).join('\n') : type;
+          entries.push({ key, value: value ?? '' });
+        }
+        return entries;
+      } finally {
+        client.disconnect();
+      }
+    },
+  };
+}
+
+async function freePort(): Promise<number> {
+  const server = createServer();
+  server.listen(0, '127.0.0.1');
+  await once(server, 'listening');
+  const { port } = server.address() as { port: number };
+  await new Promise((resolve) => server.close(resolve));
+  return port;
+}
