@@ -1,6 +1,13 @@
 // The only source of generated code: resolver types from the SDL in schema/, with each GraphQL
 // type mapped to the upstream shape (or domain model) it is built from.
 import type { CodegenConfig } from '@graphql-codegen/cli';
+import { addTypenameSelectionDocumentTransform } from '@graphql-codegen/client-preset';
+
+const TYPED_DOCUMENTS_CONFIG = {
+  useTypeImports: true,
+  enumsAsTypes: true,
+  scalars: { DateTime: 'string', Decimal: 'string', JSON: 'unknown' },
+};
 
 const config: CodegenConfig = {
   // The federation directives' definitions come from codegen/: @apollo/subgraph adds them at run time.
@@ -13,11 +20,19 @@ const config: CodegenConfig = {
       documents: 'test/operations/*.graphql',
       preset: 'client',
       presetConfig: { fragmentMasking: false },
-      config: {
-        useTypeImports: true,
-        enumsAsTypes: true,
-        scalars: { DateTime: 'string', Decimal: 'string', JSON: 'unknown' },
-      },
+      config: TYPED_DOCUMENTS_CONFIG,
+    },
+    // The same operations and the GraphiQL examples (graphiql/) as a front end with a normalized
+    // cache ships them: `__typename` in every selection set (Apollo and urql Graphcache add it to
+    // what they send; a trusted document must answer what the cache needs), and
+    // persisted-documents.json, the trusted-documents manifest (TRUSTED_DOCUMENTS): each document's
+    // normalized text by its sha256, which each typed document also carries as `__meta__.hash`.
+    'test/generated/trusted/': {
+      documents: ['test/operations/*.graphql', 'graphiql/*.graphql'],
+      preset: 'client',
+      documentTransforms: [addTypenameSelectionDocumentTransform],
+      presetConfig: { fragmentMasking: false, persistedDocuments: { hashAlgorithm: 'sha256' } },
+      config: TYPED_DOCUMENTS_CONFIG,
     },
     // The merged schema in one file, for clients' tooling (their codegen, IDE plugins, linters).
     // Outside schema/, so the runtime schema loader never reads it back.

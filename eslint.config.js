@@ -1,5 +1,5 @@
 // ESLint 9 flat config: TypeScript sources, the GraphQL schema with @graphql-eslint's recommended
-// schema rules and its Relay rules, and the operations in test/operations/ with its operation rules.
+// schema rules and its Relay rules, and the operations (test/operations/, graphiql/) with its operation rules.
 import js from '@eslint/js';
 import graphqlPlugin from '@graphql-eslint/eslint-plugin';
 import globals from 'globals';
@@ -7,7 +7,16 @@ import tseslint from 'typescript-eslint';
 
 // One graphql-config for both GraphQL blocks: @graphql-eslint loads it once per process, so the
 // schema block must already name the documents the operations block needs.
-const graphQLConfig = { schema: 'schema/*.graphql', documents: 'test/operations/**/*.graphql' };
+// The service adds @defer and @stream to the schema at run time (src/plugins/defer-stream.ts, Yoga's
+// own definitions); operations are checked against the schema they run on.
+const INCREMENTAL_DIRECTIVES = `
+  directive @defer(if: Boolean! = true, label: String) on FRAGMENT_SPREAD | INLINE_FRAGMENT
+  directive @stream(if: Boolean! = true, label: String, initialCount: Int = 0) on FIELD
+`;
+const graphQLConfig = {
+  schema: ['schema/*.graphql', INCREMENTAL_DIRECTIVES],
+  documents: ['test/operations/**/*.graphql', 'graphiql/*.graphql'],
+};
 
 export default tseslint.config(
   { ignores: ['node_modules/', 'dist/', 'src/generated/', 'test/generated/', 'coverage/', 'test-results/'] },
@@ -70,7 +79,7 @@ export default tseslint.config(
   {
     // The operations front-end teams copy from: valid against the schema, named, and selecting
     // `id` wherever a type has one, which normalized caches (Apollo, urql Graphcache) need.
-    files: ['test/operations/**/*.graphql'],
+    files: ['test/operations/**/*.graphql', 'graphiql/*.graphql'],
     languageOptions: {
       parser: graphqlPlugin.parser,
       parserOptions: { graphQLConfig },

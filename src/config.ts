@@ -1,5 +1,7 @@
 // The service's configuration, read from the environment once at start and validated: a bad value
 // stops the service with a message that names the variable.
+import { createHash } from 'node:crypto';
+import { readFileSync } from 'node:fs';
 import { z } from 'zod';
 
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
@@ -31,8 +33,18 @@ const EnvSchema = z.object({
   PARTNER_APP_KEY: z.preprocess(emptyAsUnset, z.string().optional()),
   UPSTREAM_TIMEOUT_MS: z.preprocess(emptyAsUnset, integer(1, 120_000).default(5000)),
   UPSTREAM_MAX_RETRIES: z.preprocess(emptyAsUnset, integer(0, 10).default(2)),
-  UPSTREAM_BREAKER_THRESHOLD: z.preprocess(emptyAsUnset, integer(1, 1000).default(5)),
+  UPSTREAM_BREAKER_MIN_CALLS: z.preprocess(emptyAsUnset, integer(1, 100_000).default(20)),
+  UPSTREAM_BREAKER_MIN_DISTINCT: z.preprocess(emptyAsUnset, integer(1, 1000).default(3)),
   UPSTREAM_BREAKER_HALF_OPEN_MS: z.preprocess(emptyAsUnset, integer(10, 600_000).default(5000)),
+  UPSTREAM_CONNECTIONS: z.preprocess(emptyAsUnset, integer(1, 4096).default(64)),
+  UPSTREAM_CONNECTION_WAIT_MS: z.preprocess(emptyAsUnset, integer(0, 60_000).default(1000)),
+  MAX_OPERATIONS_IN_FLIGHT: z.preprocess(emptyAsUnset, integer(1, 1_000_000).default(1024)),
+  OPERATION_TIMEOUT_MS: z.preprocess(emptyAsUnset, integer(100, 600_000).default(15_000)),
+  PAGE_MAX_PARTNER_CALLS: z.preprocess(emptyAsUnset, integer(1, 100).default(4)),
+  MAX_QUERY_BYTES: z.preprocess(emptyAsUnset, integer(256, 64 * 1024 * 1024).default(32 * 1024)),
+  HTTP_HEADERS_TIMEOUT_MS: z.preprocess(emptyAsUnset, integer(1000, 600_000).default(10_000)),
+  HTTP_REQUEST_TIMEOUT_MS: z.preprocess(emptyAsUnset, integer(1000, 3_600_000).default(30_000)),
+  HTTP_MAX_CONNECTIONS: z.preprocess(emptyAsUnset, integer(1, 1_000_000).default(4096)),
   LISTING_FEE_BATCH_MAX: z.preprocess(emptyAsUnset, integer(1, 1000).default(50)),
   MAX_BODY_BYTES: z.preprocess(emptyAsUnset, integer(1024, 64 * 1024 * 1024).default(1024 * 1024)),
   LOG_LEVEL: z.preprocess(emptyAsUnset, z.enum(LOG_LEVELS).default('info')),
@@ -42,6 +54,8 @@ const EnvSchema = z.object({
   OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: z.preprocess(emptyAsUnset, httpUrl.optional()),
   OTEL_SERVICE_NAME: z.preprocess(emptyAsUnset, z.string().default('tradegraph')),
   OTEL_SDK_DISABLED: z.preprocess(emptyAsUnset, z.enum(['true', 'false']).default('false')),
+  TRUSTED_DOCUMENTS: z.preprocess(emptyAsUnset, z.string().optional()),
+  TRUSTED_DOCUMENTS_ONLY: z.preprocess(emptyAsUnset, z.enum(['true', 'false']).optional()),
   RESPONSE_CACHE_TTL_MS: z.preprocess(emptyAsUnset, integer(0, 86_400_000).default(0)),
   REDIS_URL: z.preprocess(emptyAsUnset, redisUrl.optional()),
   RATE_LIMIT_MAX: z.preprocess(emptyAsUnset, integer(0, 1_000_000).default(0)),
@@ -56,7 +70,14 @@ const EnvSchema = z.object({
   // Without PARTNER_API_URL the simulator serves both operations; half a real upstream is a mistake.
   message: 'is set but PARTNER_API_URL is not (both or neither)',
   path: ['PARTNER_OPEN_API_URL'],
+}).refine((env) => env.TRUSTED_DOCUMENTS_ONLY !== 'true' || env.TRUSTED_DOCUMENTS !== undefined, {
+  // Only trusted documents, and none trusted, would refuse every request.
+  message: 'is true but TRUSTED_DOCUMENTS is not set',
+  path: ['TRUSTED_DOCUMENTS_ONLY'],
 });
+
+/** A trusted-documents manifest: each document's text by the sha256 (hex) of that text. */
+export type TrustedDocumentsManifest = Readonly<Record<string, string>>;
 
 export interface Config {
   port: number;
@@ -69,16 +90,40 @@ export interface Config {
   upstreamTimeoutMs: number;
   /** Retries after the first attempt of an idempotent partner call (GET), within upstreamTimeoutMs. */
   upstreamMaxRetries: number;
-  /** Consecutive partner outages that open an upstream base's circuit. */
-  upstreamBreakerThreshold: number;
+  /** Share (0 to 1) of a window's partner calls that must be outages for the circuit to open. */
+  upstreamBreakerFailureRatio: number;
+  upstreamBreakerWindowMs: number;
+  /** Calls in the window below which the circuit never opens. */
+  upstreamBreakerMinCalls: number;
+  /** Distinct inventories and callers the window's outages must span for the circuit to open. */
+  upstreamBreakerMinDistinct: number;
   /** How long an open circuit answers at once before letting one probe call through. */
   upstreamBreakerHalfOpenMs: number;
+  /** The facade's connections per upstream base, and how long a call may wait for one. */
+  upstreamConnections: number;
+  upstreamConnectionWaitMs: number;
+  /** GraphQL requests worked on at once; more are refused with HTTP 503 and Retry-After. */
+  maxOperationsInFlight: number;
+  /** The whole operation's deadline; partner calls still running then fail UPSTREAM_TIMEOUT. */
+  operationTimeoutMs: number;
+  /** Chained partner calls one `items` page may make before it answers a short page. */
+  pageMaxPartnerCalls: number;
+  /** Longest GraphQL document text, checked before it is parsed. */
+  maxQueryBytes: number;
+  /** node:http's limits on slow clients. */
+  httpHeadersTimeoutMs: number;
+  httpRequestTimeoutMs: number;
+  httpMaxConnections: number;
   listingFeeBatchMax: number;
   maxBodyBytes: number;
   logLevel: (typeof LOG_LEVELS)[number];
   production: boolean;
   /** OpenTelemetry tracing; null (the default) when no OTLP endpoint is configured. */
   tracing: { tracesUrl: string; serviceName: string } | null;
+  /** The manifest read from TRUSTED_DOCUMENTS; null when none is configured. */
+  trustedDocuments: TrustedDocumentsManifest | null;
+  /** Whether only the manifest's documents may run (TRUSTED_DOCUMENTS_ONLY; by default, in production). */
+  trustedDocumentsOnly: boolean;
   /** How long a read's answer is reused for the same credential; 0 (the default) turns the cache off. */
   responseCacheTtlMs: number;
   /** Shares the response cache and the rate-limit counts between replicas; null keeps both in-process. May hold a password. */
@@ -96,6 +141,8 @@ export function loadConfig(env: NodeJS.ProcessEnv): Config {
     throw new ConfigError(`Invalid configuration:\n  ${problems.join('\n  ')}`);
   }
   const values = parsed.data;
+  const production = values.NODE_ENV === 'production';
+  const trustedDocuments = values.TRUSTED_DOCUMENTS === undefined ? null : readTrustedDocuments(values.TRUSTED_DOCUMENTS);
   return {
     port: values.PORT,
     host: values.HOST,
@@ -104,17 +151,65 @@ export function loadConfig(env: NodeJS.ProcessEnv): Config {
     partnerAppKey: values.PARTNER_APP_KEY ?? null,
     upstreamTimeoutMs: values.UPSTREAM_TIMEOUT_MS,
     upstreamMaxRetries: values.UPSTREAM_MAX_RETRIES,
-    upstreamBreakerThreshold: values.UPSTREAM_BREAKER_THRESHOLD,
+    // Fixed (docs/limits-and-resilience.md): the two knobs below are the ones an operator needs.
+    upstreamBreakerFailureRatio: 0.5,
+    upstreamBreakerWindowMs: 10_000,
+    upstreamBreakerMinCalls: values.UPSTREAM_BREAKER_MIN_CALLS,
+    upstreamBreakerMinDistinct: values.UPSTREAM_BREAKER_MIN_DISTINCT,
     upstreamBreakerHalfOpenMs: values.UPSTREAM_BREAKER_HALF_OPEN_MS,
+    upstreamConnections: values.UPSTREAM_CONNECTIONS,
+    upstreamConnectionWaitMs: values.UPSTREAM_CONNECTION_WAIT_MS,
+    maxOperationsInFlight: values.MAX_OPERATIONS_IN_FLIGHT,
+    operationTimeoutMs: values.OPERATION_TIMEOUT_MS,
+    pageMaxPartnerCalls: values.PAGE_MAX_PARTNER_CALLS,
+    maxQueryBytes: values.MAX_QUERY_BYTES,
+    httpHeadersTimeoutMs: values.HTTP_HEADERS_TIMEOUT_MS,
+    httpRequestTimeoutMs: values.HTTP_REQUEST_TIMEOUT_MS,
+    httpMaxConnections: values.HTTP_MAX_CONNECTIONS,
     listingFeeBatchMax: values.LISTING_FEE_BATCH_MAX,
     maxBodyBytes: values.MAX_BODY_BYTES,
     logLevel: values.LOG_LEVEL,
-    production: values.NODE_ENV === 'production',
+    production,
     tracing: tracingOf(values),
+    trustedDocuments,
+    trustedDocumentsOnly: trustedDocuments !== null && (values.TRUSTED_DOCUMENTS_ONLY ?? String(production)) === 'true',
     responseCacheTtlMs: values.RESPONSE_CACHE_TTL_MS,
     redisUrl: values.REDIS_URL ?? null,
     rateLimit: values.RATE_LIMIT_MAX > 0 ? { max: values.RATE_LIMIT_MAX, windowMs: values.RATE_LIMIT_WINDOW_MS } : null,
   };
+}
+
+const SHA256_HEX = /^[0-9a-f]{64}$/;
+
+/**
+ * Reads the client preset's persisted-documents manifest. Each key must be the sha256 of its
+ * document's text, so that a hash a client sends names exactly the text the service runs.
+ */
+export function readTrustedDocuments(path: string): TrustedDocumentsManifest {
+  const refuse = (reason: string) => new ConfigError(`Invalid configuration:\n  TRUSTED_DOCUMENTS: ${reason}`);
+  let text: string;
+  try {
+    text = readFileSync(path, 'utf8');
+  } catch (error) {
+    throw refuse(`cannot read '${path}' (${(error as NodeJS.ErrnoException).code ?? String(error)})`);
+  }
+  let manifest: unknown;
+  try {
+    manifest = JSON.parse(text);
+  } catch {
+    throw refuse(`'${path}' is not JSON`);
+  }
+  if (typeof manifest !== 'object' || manifest === null || Array.isArray(manifest)) {
+    throw refuse(`'${path}' must hold one JSON object of {"<sha256>": "<document>"}`);
+  }
+  for (const [hash, document] of Object.entries(manifest)) {
+    if (!SHA256_HEX.test(hash)) throw refuse(`key '${hash.slice(0, 80)}' in '${path}' is not a lowercase hex sha256`);
+    if (typeof document !== 'string' || document.trim() === '') throw refuse(`the document of '${hash}' in '${path}' is not a string`);
+    if (createHash('sha256').update(document).digest('hex') !== hash) {
+      throw refuse(`key '${hash}' in '${path}' is not the sha256 of its document`);
+    }
+  }
+  return manifest as TrustedDocumentsManifest;
 }
 
 function tracingOf(values: z.infer<typeof EnvSchema>): Config['tracing'] {

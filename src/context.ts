@@ -5,7 +5,8 @@ import type { YogaInitialContext } from 'graphql-yoga';
 import { UnauthenticatedError } from './errors.js';
 import { createInventoryPageLoader, type InventoryPageLoader } from './inventory/page-loader.js';
 import { createListingFeeLoader, type ListingFeeLoader } from './listing-fee/fee-loader.js';
-import type { PartnerApi } from './partner/index.js';
+import { credentialDomain } from './partner/breaker.js';
+import type { OperationDeadline, PartnerApi } from './partner/index.js';
 
 export interface Credentials {
   /** The caller's partner access token, from `Authorization: Bearer <token>`; null when absent. */
@@ -21,11 +22,17 @@ export interface TradegraphContext {
   credentials: Credentials;
   loaders: Loaders;
   requestId: string;
+  /** Partner calls still running when it passes fail UPSTREAM_TIMEOUT; released when execution ends. */
+  deadline: OperationDeadline & { dispose(): void };
+  /** Chained partner calls one `items` page may make (PAGE_MAX_PARTNER_CALLS). */
+  pageMaxPartnerCalls: number;
 }
 
 export interface ContextDependencies {
   partner: PartnerApi;
   listingFeeBatchMax: number;
+  operationTimeoutMs: number;
+  pageMaxPartnerCalls: number;
 }
 
 // RFC 6750 b64token, bounded so that a huge header is refused rather than forwarded.
@@ -80,29 +87,52 @@ export function requestIdOf(request: Request): string {
 }
 
 export function createLoaders(
-  { partner, listingFeeBatchMax }: ContextDependencies,
+  { partner, listingFeeBatchMax }: Pick<ContextDependencies, 'partner' | 'listingFeeBatchMax'>,
   credentials: Credentials,
-  call: { signal?: AbortSignal; requestId: string },
+  call: { signal?: AbortSignal; deadline?: OperationDeadline; requestId: string },
 ): Loaders {
+  const { accessToken } = credentials;
   return {
-    inventoryPage: createInventoryPageLoader((page) =>
-      partner.readInventoryPage({ ...page, accessToken: credentials.accessToken, ...call }),
-    ),
+    inventoryPage: createInventoryPageLoader((page) => {
+      // Without a token the partner can only refuse: say what to send, and send nothing.
+      if (accessToken === null) throw new UnauthenticatedError(MISSING_TOKEN);
+      return partner.readInventoryPage({ ...page, accessToken, ...call });
+    }),
     listingFee: createListingFeeLoader(
-      (items) => partner.calculateListingFees({ items, ...call }),
+      (items) =>
+        partner.calculateListingFees({
+          items,
+          // The fee call carries the merchant key only: the caller is told apart by its own token.
+          faultDomains: { caller: accessToken ? credentialDomain(accessToken) : `request ${call.requestId}` },
+          ...call,
+        }),
       listingFeeBatchMax,
     ),
   };
+}
+
+const MISSING_TOKEN =
+  "Reading an inventory needs the caller's partner access token: send it as 'Authorization: Bearer <token>'.";
+
+/** The operation's deadline: one timer, released by the operation-deadline plugin when execution ends. */
+function startDeadline(ms: number): TradegraphContext['deadline'] {
+  const controller = new AbortController();
+  const timer = setTimeout(() => controller.abort(), ms);
+  timer.unref();
+  return { signal: controller.signal, ms, dispose: () => clearTimeout(timer) };
 }
 
 export function createContextFactory(dependencies: ContextDependencies) {
   return ({ request }: YogaInitialContext): TradegraphContext => {
     const credentials = parseCredentials(request.headers.get('authorization'));
     const requestId = requestIdOf(request);
+    const deadline = startDeadline(dependencies.operationTimeoutMs);
     return {
       credentials,
       requestId,
-      loaders: createLoaders(dependencies, credentials, { signal: request.signal, requestId }),
+      deadline,
+      pageMaxPartnerCalls: dependencies.pageMaxPartnerCalls,
+      loaders: createLoaders(dependencies, credentials, { signal: request.signal, deadline, requestId }),
     };
   };
 }

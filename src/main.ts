@@ -12,14 +12,7 @@ const SHUTDOWN_GRACE_MS = 10_000;
 const TRACING_FLUSH_MS = 3_000;
 
 async function main(): Promise<void> {
-  let config: Config;
-  try {
-    config = loadConfig(process.env);
-  } catch (error) {
-    if (!(error instanceof ConfigError)) throw error;
-    process.stderr.write(`tradegraph: ${error.message}\n`);
-    process.exit(1);
-  }
+  const config = stopOnConfigError(() => loadConfig(process.env));
   const logger = createLogger(config.logLevel);
   // A stray rejection is a bug to log and fix, not a reason to drop every request in flight.
   process.on('unhandledRejection', (reason) => logger.error({ err: reason }, 'unhandled promise rejection'));
@@ -50,11 +43,14 @@ async function main(): Promise<void> {
     logger.warn('PARTNER_APP_KEY is not set: listing-fee calls will go upstream without a merchant key');
   }
 
-  const service = createTradegraph({
-    config: { ...config, partnerApiUrl, partnerOpenApiUrl: partnerOpenApiUrl ?? partnerApiUrl, partnerAppKey },
-    logger,
-    graphiqlHeaders,
-  });
+  // A trusted document that no request could run is a configuration error too (ConfigError).
+  const service = stopOnConfigError(() =>
+    createTradegraph({
+      config: { ...config, partnerApiUrl, partnerOpenApiUrl: partnerOpenApiUrl ?? partnerApiUrl, partnerAppKey },
+      logger,
+      graphiqlHeaders,
+    }),
+  );
   const url = await service.listen(config.port, config.host);
   logger.info(
     { url, graphql: `${url}/graphql`, production: config.production },
@@ -85,6 +81,17 @@ async function main(): Promise<void> {
   };
   process.once('SIGTERM', () => void stop('SIGTERM'));
   process.once('SIGINT', () => void stop('SIGINT'));
+}
+
+/** A bad setting stops the service with its message (which names the variable) and exit code 1. */
+function stopOnConfigError<T>(start: () => T): T {
+  try {
+    return start();
+  } catch (error) {
+    if (!(error instanceof ConfigError)) throw error;
+    process.stderr.write(`tradegraph: ${error.message}\n`);
+    process.exit(1);
+  }
 }
 
 async function startTracing({ tracesUrl, serviceName }: NonNullable<Config['tracing']>) {

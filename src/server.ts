@@ -2,24 +2,32 @@
 // everything else to Yoga (GraphQL, and GraphiQL in development). It owns the partner API clients.
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { createYoga, type Plugin, type YogaServerInstance } from 'graphql-yoga';
+import { createYoga, type Plugin, type YogaInitialContext, type YogaServerInstance } from 'graphql-yoga';
 import type { Logger } from 'pino';
 import type { Config } from './config.js';
 import { createContextFactory, type TradegraphContext } from './context.js';
 import { graphiqlOptions } from './graphiql.js';
+import { ErrorCode } from './errors.js';
 import { helpText, isBrowserVisit, sendHelp } from './http/help.js';
 import { acceptRequestBody } from './http/request-body.js';
 import { createMetrics, type TradegraphMetrics } from './observability/metrics.js';
+import { partnerCallLog } from './observability/partner-call-log.js';
+import { partnerCallTracing } from './observability/partner-spans.js';
 import { createReadinessCheck } from './observability/readiness.js';
 import { PartnerApi } from './partner/index.js';
 import { useCompiledExecution } from './plugins/compiled-execution.js';
 import { useCsrfPrevention } from './plugins/csrf-prevention.js';
+import { useFieldErrorCodes } from './plugins/field-error-codes.js';
+import { useOperationDeadline } from './plugins/operation-deadline.js';
+import { useIncrementalDelivery } from './plugins/defer-stream.js';
 import { operationLimitPlugins } from './plugins/operation-limits.js';
 import { useOperationObservability } from './plugins/operation-observability.js';
 import { useOperationSpans } from './plugins/operation-spans.js';
 import { productionPlugins } from './plugins/production.js';
+import { useQuerySizeLimit } from './plugins/query-size-limit.js';
 import { useRateLimit } from './plugins/rate-limit.js';
 import { useTradegraphResponseCache } from './plugins/response-cache.js';
+import { prepareTrustedDocuments, useTrustedDocuments, type TrustedDocuments } from './plugins/trusted-documents.js';
 import { useVariableErrorCodes } from './plugins/variable-errors.js';
 import { connectRedis, type SharedRedis } from './redis.js';
 import { buildSchema } from './schema.js';
@@ -65,11 +73,18 @@ export function createTradegraph({ config, logger, graphiqlHeaders = {} }: Trade
     openApiUrl: config.partnerOpenApiUrl,
     timeoutMs: config.upstreamTimeoutMs,
     appKey: config.partnerAppKey,
-    logger,
-    onCall: metrics.observePartnerCall,
     maxRetries: config.upstreamMaxRetries,
-    breakerThreshold: config.upstreamBreakerThreshold,
-    breakerHalfOpenAfterMs: config.upstreamBreakerHalfOpenMs,
+    circuit: {
+      failureRatio: config.upstreamBreakerFailureRatio,
+      windowMs: config.upstreamBreakerWindowMs,
+      minimumCalls: config.upstreamBreakerMinCalls,
+      minimumDistinct: config.upstreamBreakerMinDistinct,
+      halfOpenAfterMs: config.upstreamBreakerHalfOpenMs,
+    },
+    connections: config.upstreamConnections,
+    connectionWaitMs: config.upstreamConnectionWaitMs,
+    // The client emits; metrics, logs and tracing listen (tracing adds traceparent as a call starts).
+    observers: [metrics.partnerCalls, partnerCallLog(logger), partnerCallTracing],
   });
   metrics.watchCircuits(() =>
     partner.circuitStates().map(({ upstream, state }) => ({ upstream, open: state === 'open' || state === 'isolated' })),
@@ -87,10 +102,19 @@ export function createTradegraph({ config, logger, graphiqlHeaders = {} }: Trade
   plugins.push(useOperationObservability({ logger, metrics }));
   if (config.tracing) plugins.push(useOperationSpans());
   plugins.push(useCsrfPrevention());
+  plugins.push(useQuerySizeLimit(config.maxQueryBytes));
+  // Filled from the manifest once Yoga's pipeline exists (below); empty, it still answers an
+  // unknown documentId with PERSISTED_QUERY_NOT_FOUND.
+  const trustedDocuments: TrustedDocuments = new Map();
+  plugins.push(useTrustedDocuments({ documents: trustedDocuments, only: config.trustedDocumentsOnly }));
+  // Before the limits and execution: a client that cannot take several payloads is refused first.
+  plugins.push(...useIncrementalDelivery<TradegraphContext & YogaInitialContext>());
   // After observability, so that refused operations are seen (and counted) too.
   plugins.push(...operationLimitPlugins());
   if (config.production) plugins.push(...productionPlugins());
   plugins.push(useVariableErrorCodes());
+  plugins.push(useFieldErrorCodes());
+  plugins.push(useOperationDeadline());
   // Before the cache, so that an answer from the cache counts against the budget too.
   if (config.rateLimit) plugins.push(useRateLimit({ ...config.rateLimit, redis: redis ?? undefined }));
   plugins.push(
@@ -113,7 +137,12 @@ export function createTradegraph({ config, logger, graphiqlHeaders = {} }: Trade
   const yoga = createYoga<NodeServerContext, TradegraphContext>({
     schema: buildSchema(),
     graphqlEndpoint: GRAPHQL_PATH,
-    context: createContextFactory({ partner, listingFeeBatchMax: config.listingFeeBatchMax }),
+    context: createContextFactory({
+      partner,
+      listingFeeBatchMax: config.listingFeeBatchMax,
+      operationTimeoutMs: config.operationTimeoutMs,
+      pageMaxPartnerCalls: config.pageMaxPartnerCalls,
+    }),
     plugins,
     graphiql: config.production ? false : graphiqlOptions(graphiqlHeaders),
     // Loaded on first use: the GraphiQL bundle holds some 45 MB of RSS that production never needs.
@@ -129,6 +158,8 @@ export function createTradegraph({ config, logger, graphiqlHeaders = {} }: Trade
     maskedErrors: config.production ? { isDev: false } : true,
     logging: yogaLogger(logger),
   });
+  // Throws a ConfigError naming TRUSTED_DOCUMENTS for a document no request could run.
+  if (config.trustedDocuments) prepareTrustedDocuments(yoga as never, config.trustedDocuments, trustedDocuments);
 
   let shuttingDown = false;
   /** Responses being worked on; on shutdown they are told to close their connection when done. */
@@ -158,28 +189,45 @@ export function createTradegraph({ config, logger, graphiqlHeaders = {} }: Trade
     },
   };
 
-  const server = createServer({ keepAlive: true }, (req: IncomingMessage, res: ServerResponse) => {
-    if (shuttingDown) res.setHeader('connection', 'close');
-    inFlight.add(res);
-    res.once('close', () => inFlight.delete(res));
-    const path = pathOf(req.url);
-    if (config.production && path === GRAPHQL_PATH && isBrowserVisit(req)) {
-      // Production has no GraphiQL, and Yoga would answer a browser 406 with an empty body.
-      sendHelp(res, 406, help);
-      return;
-    }
-    const route = routes[path];
-    if (route && req.method === 'GET') {
-      void Promise.resolve(route(req, res)).catch((error: unknown) => {
-        logger.error({ err: error }, 'route failed');
-        if (!res.headersSent) sendJson(res, 500, { status: 'error' });
+  /** GraphQL requests being worked on, for MAX_OPERATIONS_IN_FLIGHT. */
+  let operationsInFlight = 0;
+  const server = createServer(
+    {
+      keepAlive: true,
+      // A client gets this long to send its headers, and its whole request, before it is cut off.
+      headersTimeout: config.httpHeadersTimeoutMs,
+      requestTimeout: config.httpRequestTimeoutMs,
+      // How often those limits are checked (Node's default is every 30 s).
+      connectionsCheckingInterval: Math.min(1000, config.httpHeadersTimeoutMs),
+    },
+    (req: IncomingMessage, res: ServerResponse) => {
+      if (shuttingDown) res.setHeader('connection', 'close');
+      inFlight.add(res);
+      res.once('close', () => inFlight.delete(res));
+      const path = pathOf(req.url);
+      if (config.production && path === GRAPHQL_PATH && isBrowserVisit(req)) {
+        // Production has no GraphiQL, and Yoga would answer a browser 406 with an empty body.
+        sendHelp(res, 406, help);
+        return;
+      }
+      const route = routes[path];
+      if (route && req.method === 'GET') {
+        void Promise.resolve(route(req, res)).catch((error: unknown) => {
+          logger.error({ err: error }, 'route failed');
+          if (!res.headersSent) sendJson(res, 500, { status: 'error' });
+        });
+        return;
+      }
+      // Shed, not queued: past the cap a request is answered at once, before its body is read.
+      if (operationsInFlight >= config.maxOperationsInFlight) return refuseOverloaded(res, config.maxOperationsInFlight);
+      operationsInFlight += 1;
+      res.once('close', () => (operationsInFlight -= 1));
+      void acceptRequestBody(req, res, config.maxBodyBytes).then((accepted) => {
+        if (accepted) void yoga.requestListener(req, res);
       });
-      return;
-    }
-    void acceptRequestBody(req, res, config.maxBodyBytes).then((accepted) => {
-      if (accepted) void yoga.requestListener(req, res);
-    });
-  });
+    },
+  );
+  server.maxConnections = config.httpMaxConnections;
 
   return {
     server,
@@ -211,6 +259,23 @@ export function createTradegraph({ config, logger, graphiqlHeaders = {} }: Trade
 function pathOf(url: string | undefined): string {
   const query = url?.indexOf('?') ?? -1;
   return url === undefined ? '/' : query === -1 ? url : url.slice(0, query);
+}
+
+function refuseOverloaded(res: ServerResponse, cap: number): void {
+  const body = JSON.stringify({
+    errors: [
+      {
+        message: `The service is working on ${cap} operations, the most it takes at once; retry in 1 s.`,
+        extensions: { code: ErrorCode.OVERLOADED, retryAfter: 1 },
+      },
+    ],
+  });
+  res.writeHead(503, {
+    'content-type': 'application/json; charset=utf-8',
+    'content-length': Buffer.byteLength(body),
+    'retry-after': '1',
+  });
+  res.end(body);
 }
 
 function sendJson(res: ServerResponse, status: number, body: unknown): void {

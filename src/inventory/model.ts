@@ -9,11 +9,19 @@ export interface InventoryRef {
   readonly appId: number;
 }
 
-// Platform account ids are path segments upstream: short, and of URL-safe characters only.
+// Platform account ids are path segments upstream: short, of URL-safe characters only, and never
+// a dot segment ('.', '..'), which a normalising proxy would read as a move to another path.
 const PLATFORM_ID = /^[A-Za-z0-9._-]{1,64}$/;
+const DOTS_ONLY = /^\.+$/;
 
 /** An inventory's coordinates, checked before anything is asked of the partner API. */
 export function toInventoryRef(platformId: string, appId: number): InventoryRef {
+  if (DOTS_ONLY.test(platformId)) {
+    throw new BadUserInputError(
+      `Argument 'platformId' must name one account, not a dot path segment; got '${quote(platformId)}'.`,
+      'platformId',
+    );
+  }
   if (!PLATFORM_ID.test(platformId)) {
     throw new BadUserInputError(
       `Argument 'platformId' must be 1 to 64 letters, digits, '.', '_' or '-'; got '${quote(platformId)}'.`,

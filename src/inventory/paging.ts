@@ -4,7 +4,7 @@
 import { BadUserInputError, UpstreamBadResponseError } from '../errors.js';
 import type { InventoryPageLoader } from './page-loader.js';
 import { READ_INVENTORY } from '../partner/inventory.js';
-import { decodeItemCursor, encodeItemCursor, type ItemCursor } from './cursor.js';
+import { decodeItemCursor, encodeItemCursor, inventoryTag, type ItemCursor } from './cursor.js';
 import type { InventoryItemModel, InventoryRef } from './model.js';
 
 export const DEFAULT_PAGE_SIZE = 20;
@@ -28,14 +28,17 @@ export interface ItemsPageInfo {
  */
 export class ItemsPage {
   readonly pageInfo: ItemsPageInfo;
+  private readonly tag: string;
 
   constructor(
+    inventory: InventoryRef,
     readonly nodes: InventoryItemModel[],
     /** The position of the first node in the inventory, for its cursor. */
     private readonly firstIndex: number,
     hasNextPage: boolean,
     readonly totalCount: number | null,
   ) {
+    this.tag = inventoryTag(inventory);
     this.pageInfo = {
       hasNextPage,
       hasPreviousPage: false,
@@ -50,7 +53,7 @@ export class ItemsPage {
 
   private cursorAt(offset: number): string | null {
     const node = this.nodes[offset];
-    return node ? encodeItemCursor({ assetId: node.assetId, index: this.firstIndex + offset }) : null;
+    return node ? encodeItemCursor({ assetId: node.assetId, index: this.firstIndex + offset }, this.tag) : null;
   }
 }
 
@@ -59,8 +62,12 @@ export interface ItemsArgs {
   after: ItemCursor | null;
 }
 
-/** Validates `first` and `after` before anything is sent upstream. */
-export function parseItemsArgs(first: number | null | undefined, after: string | null | undefined): ItemsArgs {
+/** Validates `first` and `after` (a cursor of this inventory) before anything is sent upstream. */
+export function parseItemsArgs(
+  inventory: InventoryRef,
+  first: number | null | undefined,
+  after: string | null | undefined,
+): ItemsArgs {
   const size = first ?? DEFAULT_PAGE_SIZE;
   if (!Number.isInteger(size) || size < 0 || size > MAX_PAGE_SIZE) {
     throw new BadUserInputError(
@@ -68,19 +75,22 @@ export function parseItemsArgs(first: number | null | undefined, after: string |
       'first',
     );
   }
-  return { first: size, after: after === null || after === undefined ? null : decodeItemCursor(after) };
+  return { first: size, after: after === null || after === undefined ? null : decodeItemCursor(after, inventory) };
 }
 
 /**
  * Loads `first` items after the cursor, plus one to learn whether more follow. When the partner
  * API answers fewer items than asked (it may cap `count`), the walk goes on from the last asset
  * until it has enough or the inventory ends. The end is an empty answer, or a short answer that
- * reaches the partner's `total`.
+ * reaches the partner's `total`. The walk makes at most `maxCalls` partner calls: a partner that
+ * answers two items at a time then yields a short page with `hasNextPage` and a cursor that
+ * continues it (as Relay allows), not a hundred sequential calls.
  */
 export async function loadItemsPage(
   loader: InventoryPageLoader,
   inventory: InventoryRef,
   { first, after }: ItemsArgs,
+  maxCalls: number,
 ): Promise<ItemsPage> {
   const wanted = first + 1;
   const collected: InventoryItemModel[] = [];
@@ -88,8 +98,15 @@ export async function loadItemsPage(
   const firstIndex = after ? after.index + 1 : 0;
   let start = after?.assetId ?? null;
   let total: number | null | undefined;
+  let calls = 0;
+  let cutShort = false;
 
   while (collected.length < wanted) {
+    if (calls === maxCalls) {
+      cutShort = true;
+      break;
+    }
+    calls += 1;
     const missing = wanted - collected.length;
     // One more than missing: if the partner API reads startAssetId inclusively, its first item is
     // the start asset itself, which is dropped below.
@@ -111,5 +128,5 @@ export async function loadItemsPage(
     start = collected[collected.length - 1]!.assetId;
   }
 
-  return new ItemsPage(collected.slice(0, first), firstIndex, collected.length > first, total ?? null);
+  return new ItemsPage(inventory, collected.slice(0, first), firstIndex, collected.length > first || cutShort, total ?? null);
 }

@@ -1,6 +1,6 @@
 // Per-request loader of listing fees, shared by the mutation and every `InventoryItem.listingFee`
-// of an operation: the entries of one tick go upstream together, identical entries once, in
-// chunks of at most LISTING_FEE_BATCH_MAX.
+// of an operation: the entries of one tick go upstream together, identical entries once, in calls
+// of at most LISTING_FEE_BATCH_MAX that never hold two entries their answer could not tell apart.
 import DataLoader from 'dataloader';
 import { UpstreamBadResponseError } from '../errors.js';
 import { CALCULATE_LISTING_FEE } from '../partner/listing-fee.js';
@@ -10,6 +10,8 @@ export interface ListingFeeKey {
   readonly price: number;
   readonly token: string | null;
   readonly styleToken: string | null;
+  /** The asset the fee is for, when known (an item's own fee): its result is matched by it. */
+  readonly assetId?: string | null;
 }
 
 export type FetchListingFees = (items: ListingFeeRequestItemDTO[]) => Promise<ListingFeeResultDTO[]>;
@@ -17,25 +19,80 @@ export type FetchListingFees = (items: ListingFeeRequestItemDTO[]) => Promise<Li
 export type ListingFeeLoader = DataLoader<ListingFeeKey, ListingFeeResultDTO, string>;
 
 export function createListingFeeLoader(fetchFees: FetchListingFees, batchMax: number): ListingFeeLoader {
+  if (!Number.isSafeInteger(batchMax) || batchMax < 1) throw new RangeError(`the listing-fee batch size must be a positive integer; got ${batchMax}`);
   return new DataLoader<ListingFeeKey, ListingFeeResultDTO, string>(
     async (keys) => {
-      const results = await fetchFees(keys.map(toRequestItem));
-      // The partner document does not say how results match requests; position is the only
-      // link, so a count mismatch fails the whole chunk rather than put a fee on the wrong item.
-      if (results.length !== keys.length) {
-        const error = new UpstreamBadResponseError(
-          CALCULATE_LISTING_FEE,
-          `${keys.length} items were sent but ${results.length} results came back`,
-        );
-        return keys.map(() => error);
-      }
-      return results;
+      const answers: (ListingFeeResultDTO | Error)[] = new Array(keys.length);
+      await Promise.all(
+        splitIntoCalls(keys, batchMax).map(async (call) => {
+          const entries = call.map((index) => keys[index]!);
+          const matched = await fetchFees(entries.map(toRequestItem)).then(
+            (results) => matchResults(entries, results),
+            (error: unknown) => entries.map(() => (error instanceof Error ? error : new Error(String(error)))),
+          );
+          call.forEach((index, position) => (answers[index] = matched[position]!));
+        }),
+      );
+      return answers;
     },
-    {
-      maxBatchSize: batchMax,
-      cacheKeyFn: (key) => JSON.stringify([key.price, key.token, key.styleToken]),
-    },
+    { cacheKeyFn: (key) => JSON.stringify([key.price, key.token, key.styleToken, key.assetId ?? null]) },
   );
+}
+
+/**
+ * What tells an entry's result apart from the others of its call: the asset (its token), else its
+ * style, else nothing. Entries that share it would get results the answer cannot tell apart (the
+ * same item at two prices), so each goes to a call of its own.
+ */
+const identityOf = (key: ListingFeeKey) =>
+  key.token !== null ? `token ${key.token}` : key.styleToken !== null ? `style ${key.styleToken}` : 'untokened';
+
+/** Key indexes grouped into calls: at most `batchMax` each, no identity twice in one call. */
+export function splitIntoCalls(keys: readonly ListingFeeKey[], batchMax: number): number[][] {
+  const calls: { indexes: number[]; identities: Set<string> }[] = [];
+  keys.forEach((key, index) => {
+    const identity = identityOf(key);
+    let call = calls.find((each) => each.indexes.length < batchMax && !each.identities.has(identity));
+    if (!call) calls.push((call = { indexes: [], identities: new Set() }));
+    call.indexes.push(index);
+    call.identities.add(identity);
+  });
+  return calls.map((call) => call.indexes);
+}
+
+/**
+ * Each entry's result: by `assetId` wherever the result carries one that an entry names, whatever
+ * the order of the answer; the rest by position among the results left. A result that names
+ * another asset than its entry's, or a count that differs, is UPSTREAM_BAD_RESPONSE.
+ */
+export function matchResults(
+  entries: readonly ListingFeeKey[],
+  results: readonly ListingFeeResultDTO[],
+): (ListingFeeResultDTO | Error)[] {
+  const bad = (reason: string) => new UpstreamBadResponseError(CALCULATE_LISTING_FEE, reason);
+  if (results.length !== entries.length) {
+    const error = bad(`${entries.length} items were sent but ${results.length} results came back`);
+    return entries.map(() => error);
+  }
+  const matched: (ListingFeeResultDTO | Error | undefined)[] = new Array(entries.length);
+  const entryOfAsset = new Map<string, number>();
+  entries.forEach((entry, index) => entry.assetId && entryOfAsset.set(entry.assetId, index));
+  const unclaimed: ListingFeeResultDTO[] = [];
+  for (const result of results) {
+    const index = result.assetId ? entryOfAsset.get(result.assetId) : undefined;
+    if (index === undefined || matched[index] !== undefined) unclaimed.push(result);
+    else matched[index] = result;
+  }
+  let next = 0;
+  return entries.map((entry, index) => {
+    const own = matched[index];
+    if (own !== undefined) return own;
+    const result = unclaimed[next++]!;
+    if (entry.assetId && result.assetId && result.assetId !== entry.assetId) {
+      return bad(`the fee for asset ${entry.assetId} came back for asset ${result.assetId}`);
+    }
+    return result;
+  });
 }
 
 /** The wire item leaves out absent tokens rather than sending nulls the document does not show. */

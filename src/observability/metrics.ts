@@ -1,7 +1,7 @@
 // The service's Prometheus metrics: GraphQL operations and partner calls, in a registry of its own
 // per service (tests run several services in one process). Metric objects are made once, at start.
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
-import type { PartnerCallEvent } from '../partner/index.js';
+import type { PartnerCallEvent, PartnerCallObserver } from '../partner/index.js';
 
 /** How one GraphQL operation ended: no errors, data with errors, or errors and no data. */
 export type OperationOutcome = 'ok' | 'partial' | 'error';
@@ -23,8 +23,8 @@ export interface UpstreamCircuit {
 export interface TradegraphMetrics {
   registry: Registry;
   observeOperation(observation: OperationObservation): void;
-  /** The partner client's `onCall` observer. */
-  observePartnerCall(event: PartnerCallEvent): void;
+  /** Counts each partner call as the client reports it. */
+  partnerCalls: PartnerCallObserver;
   /** Reads the circuit breakers' state at scrape time. */
   watchCircuits(read: () => UpstreamCircuit[]): void;
   /** Reads whether the shared Redis is reachable at scrape time (only when REDIS_URL is set). */
@@ -102,10 +102,12 @@ export function createMetrics(): TradegraphMetrics {
       operationDurationOf(operationName, operationType, outcome).observe(durationSeconds);
       for (const code of errorCodes) operationErrors.inc({ operation_name: operationName, operation_type: operationType, code });
     },
-    observePartnerCall(event) {
-      upstreamCallsOf(event.operation, event.outcome, envelopeCodeLabel(event.upstreamErrorCode)).inc();
-      upstreamDurationOf(event.operation, event.outcome).observe(event.durationMs / 1000);
-      if (event.attempts > 1) upstreamRetries.inc({ operation: event.operation }, event.attempts - 1);
+    partnerCalls: {
+      callEnded(event: PartnerCallEvent) {
+        upstreamCallsOf(event.operation, event.outcome, envelopeCodeLabel(event.upstreamErrorCode)).inc();
+        upstreamDurationOf(event.operation, event.outcome).observe(event.durationMs / 1000);
+        if (event.attempts > 1) upstreamRetries.inc({ operation: event.operation }, event.attempts - 1);
+      },
     },
     watchCircuits(read) {
       new Gauge({

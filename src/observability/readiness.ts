@@ -1,18 +1,8 @@
 // GET /readiness: whether each partner base answers HTTP at all, and whether its circuit breaker
 // lets calls through. Probes are cached and shared, so the endpoint cannot multiply upstream load.
+import type { UpstreamProbeResult } from '../partner/index.js';
 
-/** What one probe of one upstream base found. */
-export interface UpstreamProbeResult {
-  /** 'partner' ({base_url}) or 'openApi' ({open_api_url}); never the URL, which may carry credentials. */
-  upstream: string;
-  /** Any HTTP answer counts, even 401 or 404: it proves a server is there and speaking HTTP. */
-  reachable: boolean;
-  httpStatus?: number;
-  /** Why it is unreachable: 'timeout' or the connection error's code. */
-  error?: string;
-  /** 'closed', 'halfOpen', 'open' or 'isolated'; open means calls fail fast without trying. */
-  circuit: string;
-}
+export type { UpstreamProbeResult } from '../partner/index.js';
 
 export interface ReadinessReport {
   ready: boolean;

@@ -1,72 +1,53 @@
-// The one HTTP client of the partner API, one instance per upstream base: a keep-alive pool, the
-// overall per-call timeout, retries of idempotent calls, a circuit breaker, the HTTP status
-// mapping and the envelope. Operation modules (inventory.ts, listing-fee.ts) build on `call`.
+// The one HTTP client of the partner API, one instance per upstream base. A call runs through
+// small hooks, after Apollo's RESTDataSource: send (send.ts: URL, headers, one attempt, the body
+// under its cap), parse the body (parse-body.ts: JSON and the envelope) and the error from the
+// response (error-from-response.ts). Around them: a bounded wait for one of the facade's own
+// connections, retries of idempotent calls, and a circuit breaker fed one outcome per call
+// (breaker.ts). Observers (metrics, logs, tracing) hear of each call; none is imported here.
 import { Pool } from 'undici';
-import type { Dispatcher } from 'undici';
+import { ExponentialBackoff, handleWhen, retry, type RetryPolicy } from 'cockatiel';
+import { TradegraphError, UpstreamTimeoutError, UpstreamUnavailableError, type ErrorCode } from '../errors.js';
+import { PartnerCircuit, isBrokenCircuit, type CircuitOptions, type FaultDomains } from './breaker.js';
+import { ConnectionSlots } from './connection-slots.js';
 import {
-  BrokenCircuitError,
-  ConsecutiveBreaker,
-  ExponentialBackoff,
-  circuitBreaker,
-  handleWhen,
-  retry,
-  type CircuitBreakerPolicy,
-  type RetryPolicy,
-} from 'cockatiel';
-import type { Logger } from 'pino';
-import type { Span } from '@opentelemetry/api';
-import {
-  ErrorCode,
-  ForbiddenError,
-  PartnerEnvelopeError,
-  RateLimitedError,
-  TradegraphError,
-  UnauthenticatedError,
-  UpstreamBadResponseError,
-  UpstreamTimeoutError,
-  UpstreamUnavailableError,
-} from '../errors.js';
-import { endPartnerCallSpan, injectTraceContext, startPartnerCallSpan } from '../observability/partner-spans.js';
-import { unwrapEnvelope } from './envelope.js';
-import { redactSecrets } from './redact.js';
-
-/** One finished partner call, as reported to observers (metrics, tracing). Never holds a secret. */
-export interface PartnerCallEvent {
-  operation: string;
-  /**
-   * 'ok'; 'cancelled' when the client that asked for the call went away (not a partner fault);
-   * otherwise the error code the call failed with.
-   */
-  outcome: 'ok' | 'cancelled' | ErrorCode;
-  /** The envelope's errorCode when the outcome is UPSTREAM_ERROR. */
-  upstreamErrorCode?: unknown;
-  httpStatus?: number;
-  durationMs: number;
-  attempts: number;
-}
+  ClientGoneError,
+  RetryableFailure,
+  errorFromRequestFailure,
+  errorFromStatus,
+} from './error-from-response.js';
+import type { PartnerCallEvent, PartnerCallInfo, PartnerCallObserver } from './observer.js';
+import { parseBody } from './parse-body.js';
+import { CallAbort, pathAndQuery, sendAttempt } from './send.js';
 
 export interface PartnerClientOptions {
   /** The upstream base, e.g. https://partner.example/api-prefix (a path prefix is kept). */
   baseUrl: string;
   timeoutMs: number;
-  logger: Logger;
   /** Retries after the first attempt, for idempotent calls only. */
   maxRetries?: number;
-  /** Consecutive failures that open the circuit, and how long it stays open before a probe. */
-  breakerThreshold?: number;
-  breakerHalfOpenAfterMs?: number;
-  /** Largest response body accepted; a larger one is UPSTREAM_BAD_RESPONSE. */
+  circuit?: Partial<CircuitOptions>;
+  /** Largest response body accepted when a call names no cap of its own. */
   maxResponseBytes?: number;
+  /** The facade's connections to this base, and how long a call may wait for one. */
   connections?: number;
-  onCall?: (event: PartnerCallEvent) => void;
+  connectionWaitMs?: number;
+  observers?: readonly PartnerCallObserver[];
+  /** Secrets of the service itself (the merchant app-key), scrubbed from every call's errors. */
+  secrets?: readonly string[];
+}
+
+/** The whole operation's deadline, shared by every partner call it makes. */
+export interface OperationDeadline {
+  signal: AbortSignal;
+  ms: number;
 }
 
 export interface PartnerCall {
   /** A short name for logs, metrics and error messages, e.g. 'readInventory'. */
   operation: string;
   method: 'GET' | 'POST';
-  /** Path below the base, starting with '/'. */
-  path: string;
+  /** Path segments below the base; each is percent-encoded when the URL is built. */
+  segments: readonly (string | number)[];
   /** Query parameters; undefined values are left out. */
   query?: Record<string, string | number | undefined>;
   headers?: Record<string, string>;
@@ -75,58 +56,49 @@ export interface PartnerCall {
   idempotent: boolean;
   /** Values that must never reach a log or an error (tokens, keys); scrubbed from upstream errors. */
   secrets?: readonly string[];
+  /** What an outage of this call is attributed to (see breaker.ts). */
+  faultDomains?: FaultDomains;
+  /** The most bytes this call's answer can honestly need. */
+  maxResponseBytes?: number;
   /** Aborts the call when the client that asked for it goes away. */
   signal?: AbortSignal;
+  deadline?: OperationDeadline;
   requestId?: string;
 }
 
-/** A transient failure worth another attempt: no answer, or a gateway that may recover. */
-class RetryableFailure extends Error {
-  constructor(readonly failure: TradegraphError) {
-    super(failure.message);
-  }
-}
-
-/** The client that asked for the call went away; not an outage of the partner API. */
-class ClientGoneError extends Error {
-  constructor() {
-    super('the client closed the request');
-  }
-}
-
-const RETRYABLE_STATUS = new Set([502, 503, 504]);
-
-// Indexed by cockatiel's CircuitState enum (Closed, Open, HalfOpen, Isolated).
-const CIRCUIT_STATE_NAMES = ['closed', 'open', 'halfOpen', 'isolated'];
+export const DEFAULT_CIRCUIT: CircuitOptions = {
+  failureRatio: 0.5,
+  windowMs: 10_000,
+  minimumCalls: 20,
+  minimumDistinct: 3,
+  halfOpenAfterMs: 5_000,
+};
 
 export class PartnerClient {
   private readonly pool: Pool;
   private readonly origin: string;
   private readonly pathPrefix: string;
-  private readonly breaker: CircuitBreakerPolicy;
+  private readonly circuit: PartnerCircuit;
   private readonly retryPolicy: RetryPolicy;
+  private readonly slots: ConnectionSlots;
   private readonly maxResponseBytes: number;
+  private readonly observers: readonly PartnerCallObserver[];
 
   constructor(private readonly options: PartnerClientOptions) {
     const base = new URL(options.baseUrl);
     this.origin = base.origin;
     this.pathPrefix = base.pathname.replace(/\/+$/, '');
-    this.maxResponseBytes = options.maxResponseBytes ?? 16 * 1024 * 1024;
+    this.maxResponseBytes = options.maxResponseBytes ?? 4 * 1024 * 1024;
+    this.observers = options.observers ?? [];
+    const connections = options.connections ?? 64;
+    // One slot per pool connection: a call holding a slot never queues inside the pool.
+    this.slots = new ConnectionSlots(connections, options.connectionWaitMs ?? 1_000);
     this.pool = new Pool(this.origin, {
-      connections: options.connections ?? 64,
+      connections,
       keepAliveTimeout: 30_000,
       connect: { timeout: options.timeoutMs },
-      // A larger body (declared or streamed) fails the call as UND_ERR_RES_EXCEEDED_MAX_SIZE.
-      maxResponseSize: this.maxResponseBytes,
     });
-    // Only outages count towards opening the circuit: an envelope error or a 4xx is an answer.
-    this.breaker = circuitBreaker(
-      handleWhen((error) => isOutage(error)),
-      {
-        halfOpenAfter: options.breakerHalfOpenAfterMs ?? 5_000,
-        breaker: new ConsecutiveBreaker(options.breakerThreshold ?? 5),
-      },
-    );
+    this.circuit = new PartnerCircuit({ ...DEFAULT_CIRCUIT, ...options.circuit });
     this.retryPolicy = retry(
       handleWhen((error) => error instanceof RetryableFailure),
       {
@@ -139,26 +111,85 @@ export class PartnerClient {
   /** Sends one partner call and returns the envelope's `data`, or throws a TradegraphError. */
   async call(call: PartnerCall): Promise<unknown> {
     const started = performance.now();
-    const span = startPartnerCallSpan(call, this.origin, this.pathPrefix + call.path);
-    const abort = new CallAbort(this.options.timeoutMs, call.signal);
+    const url = pathAndQuery(this.pathPrefix, call.segments, call.query);
+    const info: PartnerCallInfo = {
+      operation: call.operation,
+      method: call.method,
+      origin: this.origin,
+      path: url.path,
+      requestId: call.requestId,
+    };
+    const headers: Record<string, string> = { accept: 'application/json', ...call.headers };
+    if (call.requestId) headers['x-request-id'] = call.requestId;
+    const endListeners = this.observers.map((observer) => observer.callStarted?.(info, headers));
     let attempts = 0;
     let httpStatus: number | undefined;
+    const finish = (outcome: PartnerCallEvent['outcome'], error?: TradegraphError, unexpected?: string) => {
+      const event: PartnerCallEvent = {
+        operation: call.operation,
+        method: call.method,
+        path: url.path,
+        requestId: call.requestId,
+        outcome,
+        httpStatus,
+        durationMs: performance.now() - started,
+        attempts,
+      };
+      if (unexpected) event.unexpected = unexpected;
+      if (error && 'upstream' in error) event.upstreamErrorCode = (error.upstream as { errorCode?: unknown }).errorCode;
+      for (const listener of endListeners) listener?.(event);
+      for (const observer of this.observers) observer.callEnded?.(event);
+    };
+
+    // An open circuit answers at once, before the call waits for anything.
+    const refusedFor = this.circuit.refusal();
+    if (refusedFor !== undefined) {
+      const error = circuitOpen(call.operation, refusedFor);
+      finish(error.code, error);
+      throw error;
+    }
+
+    const abort = new CallAbort(this.options.timeoutMs, call.signal, call.deadline?.signal);
+    let release: (() => void) | undefined;
+    const body = call.body === undefined ? undefined : JSON.stringify(call.body);
+    if (body !== undefined) headers['content-type'] = 'application/json';
     const attempt = async (): Promise<unknown> => {
       attempts += 1;
-      const result = await this.breaker.execute(() => this.send(call, abort, span));
-      httpStatus = result.status;
-      return result.data;
+      let response;
+      try {
+        response = await sendAttempt(this.pool, {
+          operation: call.operation,
+          method: call.method,
+          pathAndQuery: url.pathAndQuery,
+          headers,
+          body,
+          signal: abort.signal,
+          maxResponseBytes: call.maxResponseBytes ?? this.maxResponseBytes,
+        });
+      } catch (error) {
+        throw errorFromRequestFailure(call.operation, error, abort, this.limits(call));
+      }
+      httpStatus = response.status;
+      if (response.text === null) throw errorFromStatus(call.operation, response.status, response.headers);
+      return parseBody(call.operation, response.text, [...(call.secrets ?? []), ...(this.options.secrets ?? [])]);
     };
     try {
-      const data = call.idempotent ? await this.retryPolicy.execute(attempt, abort.signal) : await attempt();
-      this.report(call, span, started, attempts, 'ok', httpStatus);
+      // Waiting for a connection is the facade's own saturation: outside the breaker, never counted.
+      release = await this.slots.acquire(abort.signal);
+      const stillRefusedFor = this.circuit.refusal();
+      if (stillRefusedFor !== undefined) throw circuitOpen(call.operation, stillRefusedFor);
+      const data = await this.circuit.execute(call.faultDomains ?? {}, () =>
+        call.idempotent ? this.retryPolicy.execute(attempt, abort.signal) : attempt(),
+      );
+      finish('ok');
       return data;
     } catch (caught) {
-      const error = this.toTradegraphError(call, caught, abort);
+      const { error, unexpected } = this.toTradegraphError(call, caught, abort);
       // A caller that left is not a partner outage: it must not page anyone through logs or metrics.
-      this.report(call, span, started, attempts, abort.clientGone ? 'cancelled' : error.code, httpStatus, error);
+      finish(abort.clientGone ? 'cancelled' : (error.code as ErrorCode), error, unexpected);
       throw error;
     } finally {
+      release?.();
       abort.dispose();
     }
   }
@@ -169,7 +200,7 @@ export class PartnerClient {
 
   /** 'closed', 'halfOpen', 'open' or 'isolated'; for readiness and metrics. */
   get circuitState(): string {
-    return CIRCUIT_STATE_NAMES[this.breaker.state] ?? 'unknown';
+    return this.circuit.state;
   }
 
   /**
@@ -188,205 +219,43 @@ export class PartnerClient {
     }
   }
 
-  private async send(call: PartnerCall, abort: CallAbort, span: Span): Promise<{ status: number; data: unknown }> {
-    const headers: Record<string, string> = { accept: 'application/json', ...call.headers };
-    if (call.requestId) headers['x-request-id'] = call.requestId;
-    injectTraceContext(span, headers);
-    let body: string | undefined;
-    if (call.body !== undefined) {
-      body = JSON.stringify(call.body);
-      headers['content-type'] = 'application/json';
-    }
-    let response: Dispatcher.ResponseData;
-    try {
-      response = await this.pool.request({
-        method: call.method,
-        path: this.pathPrefix + call.path + queryString(call.query),
-        headers,
-        body,
-        signal: abort.signal,
-      });
-    } catch (error) {
-      throw this.requestFailure(call, error, abort);
-    }
-    const { statusCode } = response;
-    if (statusCode !== 200) {
-      await response.body.dump().catch(() => undefined);
-      throw this.statusFailure(call, statusCode, response.headers);
-    }
-    let text: string;
-    try {
-      // undici's own reader: the pool's maxResponseSize bounds it (see the constructor).
-      text = await response.body.text();
-    } catch (error) {
-      throw this.requestFailure(call, error, abort);
-    }
-    let parsed: unknown;
-    try {
-      parsed = JSON.parse(text);
-    } catch {
-      throw new UpstreamBadResponseError(call.operation, 'the body is not JSON');
-    }
-    try {
-      return { status: statusCode, data: unwrapEnvelope(call.operation, parsed) };
-    } catch (error) {
-      if (error instanceof PartnerEnvelopeError && call.secrets?.length) {
-        throw new PartnerEnvelopeError(call.operation, redactSecrets(error.upstream, call.secrets));
-      }
-      throw error;
-    }
+  private limits(call: PartnerCall) {
+    return { timeoutMs: this.options.timeoutMs, deadlineMs: call.deadline?.ms ?? this.options.timeoutMs };
   }
 
-  /**
-   * Classifies a failure to get an answer: our timeout, the client leaving, a body over the size
-   * limit, or the connection.
-   */
-  private requestFailure(call: PartnerCall, error: unknown, abort: CallAbort): Error {
-    if (abort.timedOut) return new UpstreamTimeoutError(call.operation, this.options.timeoutMs);
-    if (abort.clientGone) return new ClientGoneError();
-    const code = (error as { code?: string } | null)?.code;
-    if (code === 'UND_ERR_RES_EXCEEDED_MAX_SIZE') {
-      return new UpstreamBadResponseError(call.operation, `the body exceeds ${this.maxResponseBytes} bytes`);
-    }
-    return new RetryableFailure(
-      new UpstreamUnavailableError(call.operation, `the connection failed (${code ?? 'unknown error'})`),
-    );
-  }
-
-  private statusFailure(
+  /** The typed error a failed call answers; `unexpected` describes a failure of the client itself. */
+  private toTradegraphError(
     call: PartnerCall,
-    status: number,
-    headers: Dispatcher.ResponseData['headers'],
-  ): Error {
-    switch (status) {
-      case 401:
-        return new UnauthenticatedError(`The partner API refused the access token for '${call.operation}' (HTTP 401).`);
-      case 403:
-        return new ForbiddenError(
-          `The access token lacks the permission '${call.operation}' needs (HTTP 403).`,
-        );
-      case 429:
-        return new RateLimitedError(
-          `The partner API is rate limiting '${call.operation}' (HTTP 429).`,
-          parseRetryAfter(headers['retry-after']),
-        );
-    }
-    if (status >= 500) {
-      const failure = new UpstreamUnavailableError(call.operation, `it answered HTTP ${status}`);
-      return RETRYABLE_STATUS.has(status) ? new RetryableFailure(failure) : failure;
-    }
-    return new UpstreamBadResponseError(call.operation, `unexpected HTTP status ${status}`);
-  }
-
-  private toTradegraphError(call: PartnerCall, caught: unknown, abort: CallAbort): TradegraphError {
-    if (caught instanceof RetryableFailure) return caught.failure;
-    if (caught instanceof TradegraphError) return caught;
-    if (caught instanceof BrokenCircuitError) {
-      return new UpstreamUnavailableError(call.operation, 'its circuit is open after repeated failures');
-    }
-    if (abort.timedOut) return new UpstreamTimeoutError(call.operation, this.options.timeoutMs);
+    caught: unknown,
+    abort: CallAbort,
+  ): { error: TradegraphError; unexpected?: string } {
+    if (caught instanceof RetryableFailure) return { error: caught.failure };
+    if (caught instanceof TradegraphError) return { error: caught };
+    if (isBrokenCircuit(caught)) return { error: circuitOpen(call.operation, this.circuit.refusal() ?? 1) };
+    const limits = this.limits(call);
+    if (abort.deadlinePassed) return { error: new UpstreamTimeoutError(call.operation, limits.deadlineMs, true) };
+    if (abort.timedOut) return { error: new UpstreamTimeoutError(call.operation, limits.timeoutMs) };
     if (caught instanceof ClientGoneError || abort.clientGone) {
-      return new UpstreamUnavailableError(call.operation, 'the client closed the request');
+      return { error: new UpstreamUnavailableError(call.operation, 'the client closed the request') };
     }
-    this.options.logger.error({ err: caught, operation: call.operation }, 'unexpected partner client failure');
-    return new UpstreamUnavailableError(call.operation, 'an unexpected client failure');
-  }
-
-  private report(
-    call: PartnerCall,
-    span: Span,
-    started: number,
-    attempts: number,
-    outcome: PartnerCallEvent['outcome'],
-    httpStatus: number | undefined,
-    error?: TradegraphError,
-  ): void {
-    const event: PartnerCallEvent = {
-      operation: call.operation,
-      outcome,
-      httpStatus,
-      durationMs: performance.now() - started,
-      attempts,
+    return {
+      error: new UpstreamUnavailableError(call.operation, 'an unexpected client failure'),
+      unexpected: describeUnexpected(caught),
     };
-    if (error instanceof PartnerEnvelopeError) event.upstreamErrorCode = error.upstream.errorCode;
-    const { logger } = this.options;
-    const level = outcome === 'ok' || outcome === 'cancelled' ? 'debug' : 'warn';
-    // Built only when the line is written: a successful call logs nothing at the usual info level.
-    if (logger.isLevelEnabled(level)) {
-      // The path is logged without its query string: the query carries the access token.
-      const log = { ...event, method: call.method, path: call.path, requestId: call.requestId };
-      if (outcome === 'ok') logger.debug(log, 'partner call');
-      else if (outcome === 'cancelled') logger.debug(log, 'partner call cancelled: the client went away');
-      else logger.warn(log, 'partner call failed');
-    }
-    endPartnerCallSpan(span, event);
-    this.options.onCall?.(event);
   }
 }
 
-function isOutage(error: Error): boolean {
-  const failure = error instanceof RetryableFailure ? error.failure : error;
-  return failure instanceof UpstreamUnavailableError || failure instanceof UpstreamTimeoutError;
+/** Names a failure without its message, which could quote a URL and so a token. */
+function describeUnexpected(caught: unknown): string {
+  const name = caught instanceof Error ? caught.name : typeof caught;
+  const code = (caught as { code?: unknown } | null)?.code;
+  return typeof code === 'string' ? `${name} ${code}` : name;
 }
 
-function queryString(query: PartnerCall['query']): string {
-  if (!query) return '';
-  const params = new URLSearchParams();
-  for (const [name, value] of Object.entries(query)) {
-    if (value !== undefined) params.append(name, String(value));
-  }
-  const text = params.toString();
-  return text ? `?${text}` : '';
-}
-
-/** Retry-After is either delta-seconds or an HTTP date; answers whole seconds from now. */
-export function parseRetryAfter(value: string | string[] | undefined): number | undefined {
-  const text = Array.isArray(value) ? value[0] : value;
-  if (!text) return undefined;
-  if (/^\d+$/.test(text.trim())) return Number(text.trim());
-  const date = Date.parse(text);
-  if (Number.isNaN(date)) return undefined;
-  return Math.max(0, Math.ceil((date - Date.now()) / 1000));
-}
-
-/**
- * One call's abort signal: it fires when the overall timeout passes or when the client that asked
- * for the call goes away, and says which. One controller and one timer per call, both released
- * when the call settles (AbortSignal.timeout would keep its timer, and AbortSignal.any its links,
- * alive for the whole timeout after the call is done).
- */
-class CallAbort {
-  timedOut = false;
-  clientGone = false;
-  private readonly controller = new AbortController();
-  private readonly timer: NodeJS.Timeout;
-
-  constructor(
-    timeoutMs: number,
-    private readonly clientSignal: AbortSignal | undefined,
-  ) {
-    this.timer = setTimeout(this.onTimeout, timeoutMs);
-    if (clientSignal?.aborted) this.onClientGone();
-    else clientSignal?.addEventListener('abort', this.onClientGone);
-  }
-
-  get signal(): AbortSignal {
-    return this.controller.signal;
-  }
-
-  dispose(): void {
-    clearTimeout(this.timer);
-    this.clientSignal?.removeEventListener('abort', this.onClientGone);
-  }
-
-  private readonly onTimeout = () => {
-    this.timedOut = true;
-    this.controller.abort();
-  };
-
-  private readonly onClientGone = () => {
-    if (this.timedOut) return;
-    this.clientGone = true;
-    this.controller.abort();
-  };
+function circuitOpen(operation: string, retryAfter: number): UpstreamUnavailableError {
+  return new UpstreamUnavailableError(
+    operation,
+    `its circuit is open after failures across many callers; the next probe is in ${retryAfter} s`,
+    retryAfter,
+  );
 }

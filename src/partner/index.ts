@@ -1,23 +1,16 @@
 // The partner API as the rest of the facade sees it: its two operations over one client per
 // upstream base (the partner base for inventories, the open-API base for listing fees).
-import type { Logger } from 'pino';
-import { PartnerClient, type PartnerCallEvent } from './client.js';
+import { PartnerClient, type PartnerClientOptions } from './client.js';
 import { readInventoryPage, type ReadInventoryParams } from './inventory.js';
 import { calculateListingFees, type CalculateListingFeesParams } from './listing-fee.js';
 import type { InventoryPageDTO, ListingFeeResultDTO } from './models.js';
-import type { UpstreamProbeResult } from '../observability/readiness.js';
+import type { UpstreamProbeResult } from './observer.js';
 
-export interface PartnerApiOptions {
+export interface PartnerApiOptions extends Omit<PartnerClientOptions, 'baseUrl' | 'secrets'> {
   baseUrl: string;
   openApiUrl: string;
-  timeoutMs: number;
   /** The merchant app-key sent with listing-fee calls; from configuration only. */
   appKey: string | null;
-  logger: Logger;
-  onCall?: (event: PartnerCallEvent) => void;
-  maxRetries?: number;
-  breakerThreshold?: number;
-  breakerHalfOpenAfterMs?: number;
 }
 
 export class PartnerApi {
@@ -25,21 +18,12 @@ export class PartnerApi {
   private readonly openApiClient: PartnerClient;
   private readonly appKey: string | null;
 
-  constructor(options: PartnerApiOptions) {
-    const clientOptions = {
-      timeoutMs: options.timeoutMs,
-      logger: options.logger,
-      onCall: options.onCall,
-      maxRetries: options.maxRetries,
-      breakerThreshold: options.breakerThreshold,
-      breakerHalfOpenAfterMs: options.breakerHalfOpenAfterMs,
-    };
-    this.partnerClient = new PartnerClient({ ...clientOptions, baseUrl: options.baseUrl });
+  constructor({ baseUrl, openApiUrl, appKey, ...clientOptions }: PartnerApiOptions) {
+    const secrets = appKey ? [appKey] : [];
+    this.partnerClient = new PartnerClient({ ...clientOptions, secrets, baseUrl });
     this.openApiClient =
-      options.openApiUrl === options.baseUrl
-        ? this.partnerClient
-        : new PartnerClient({ ...clientOptions, baseUrl: options.openApiUrl });
-    this.appKey = options.appKey;
+      openApiUrl === baseUrl ? this.partnerClient : new PartnerClient({ ...clientOptions, secrets, baseUrl: openApiUrl });
+    this.appKey = appKey;
   }
 
   readInventoryPage(params: ReadInventoryParams): Promise<InventoryPageDTO> {
@@ -80,4 +64,5 @@ export class PartnerApi {
   }
 }
 
-export type { PartnerCallEvent } from './client.js';
+export type { OperationDeadline } from './client.js';
+export type { PartnerCallEvent, PartnerCallInfo, PartnerCallObserver, UpstreamProbeResult } from './observer.js';

@@ -1,7 +1,8 @@
 // Partner operation "read platform inventory" (partner-api.md 4.1):
 // GET {base_url}/api/user/v2/{platformId}/{appId}?startAssetId&count&access_token
 import { UpstreamBadResponseError } from '../errors.js';
-import type { PartnerClient } from './client.js';
+import { credentialDomain } from './breaker.js';
+import type { OperationDeadline, PartnerClient } from './client.js';
 import { isRecord } from './envelope.js';
 import type { InventoryPageDTO, TradeInventoryItemDTO } from './models.js';
 
@@ -15,14 +16,23 @@ export interface ReadInventoryParams {
   count: number;
   accessToken: string | null;
   signal?: AbortSignal;
+  deadline?: OperationDeadline;
   requestId?: string;
 }
+
+/**
+ * What one page's answer may weigh: the envelope, plus a generous bound per item (the document's
+ * item with every field set is under 4 KiB). A larger answer is refused before it is held, so that
+ * concurrent pages cannot take the process's memory with them.
+ */
+export const PAGE_ENVELOPE_BYTES = 64 * 1024;
+export const ITEM_BYTES = 16 * 1024;
 
 export async function readInventoryPage(client: PartnerClient, params: ReadInventoryParams): Promise<InventoryPageDTO> {
   const data = await client.call({
     operation: READ_INVENTORY,
     method: 'GET',
-    path: `/api/user/v2/${encodeURIComponent(params.platformId)}/${params.appId}`,
+    segments: ['api', 'user', 'v2', params.platformId, params.appId],
     query: {
       startAssetId: params.startAssetId ?? undefined,
       count: params.count,
@@ -30,7 +40,14 @@ export async function readInventoryPage(client: PartnerClient, params: ReadInven
     },
     idempotent: true,
     secrets: params.accessToken ? [params.accessToken] : [],
+    // An outage counts against this inventory and this caller: see partner/breaker.ts.
+    faultDomains: {
+      inventory: `${params.appId}/${params.platformId}`,
+      caller: params.accessToken ? credentialDomain(params.accessToken) : 'anonymous',
+    },
+    maxResponseBytes: PAGE_ENVELOPE_BYTES + params.count * ITEM_BYTES,
     signal: params.signal,
+    deadline: params.deadline,
     requestId: params.requestId,
   });
   return toInventoryPage(data);

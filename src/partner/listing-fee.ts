@@ -1,7 +1,8 @@
 // Partner operation "listing fee calculation" (partner-api.md 4.2):
 // POST {open_api_url}/merchant/sale/v1/calculate with { dataList }, the merchant key as `app-key`.
 import { UpstreamBadResponseError } from '../errors.js';
-import type { PartnerClient } from './client.js';
+import type { FaultDomains } from './breaker.js';
+import type { OperationDeadline, PartnerClient } from './client.js';
 import { isRecord } from './envelope.js';
 import type { ListingFeeRequestItemDTO, ListingFeeResultDTO } from './models.js';
 
@@ -11,9 +12,16 @@ export interface CalculateListingFeesParams {
   items: readonly ListingFeeRequestItemDTO[];
   /** The merchant key from the server's configuration; never one a client sent. */
   appKey: string | null;
+  /** Who the fees are asked for (see partner/breaker.ts). */
+  faultDomains?: FaultDomains;
   signal?: AbortSignal;
+  deadline?: OperationDeadline;
   requestId?: string;
 }
+
+/** What one result item may weigh; the answer's cap follows from the batch size. */
+const RESULT_ENVELOPE_BYTES = 16 * 1024;
+const RESULT_ITEM_BYTES = 2 * 1024;
 
 /** Sends one batch; answers the result items in the order the partner API sent them. */
 export async function calculateListingFees(
@@ -23,13 +31,16 @@ export async function calculateListingFees(
   const data = await client.call({
     operation: CALCULATE_LISTING_FEE,
     method: 'POST',
-    path: '/merchant/sale/v1/calculate',
+    segments: ['merchant', 'sale', 'v1', 'calculate'],
     headers: params.appKey ? { 'app-key': params.appKey } : {},
     body: { dataList: params.items },
     // Not known to be idempotent: a retried POST could act twice upstream.
     idempotent: false,
     secrets: params.appKey ? [params.appKey] : [],
+    faultDomains: params.faultDomains,
+    maxResponseBytes: RESULT_ENVELOPE_BYTES + params.items.length * RESULT_ITEM_BYTES,
     signal: params.signal,
+    deadline: params.deadline,
     requestId: params.requestId,
   });
   return toListingFeeResults(data);

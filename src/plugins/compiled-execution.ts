@@ -1,9 +1,11 @@
 // Compiled execution: operations run as code that graphql-jit generates once per executed document
 // (Yoga's parse cache hands back the same DocumentNode for the same text), not field by field.
-// What graphql-jit would run differently from graphql-js stays on graphql-js.
+// What graphql-jit would run differently from graphql-js stays on graphql-js: variable defaults,
+// and @defer/@stream, which graphql-jit would answer in one payload as if they were not there.
 import { GraphQLError, Kind, type DocumentNode, type ExecutionResult, type GraphQLSchema, type Source } from 'graphql';
 import { compileQuery, isCompiledQuery, type CompiledQuery } from 'graphql-jit';
 import type { Plugin } from 'graphql-yoga';
+import { usesIncrementalDelivery } from './defer-stream.js';
 
 /**
  * graphql-jit 0.8 ignores the default of a non-null variable (`$id: String! = "x"` sent without
@@ -36,7 +38,7 @@ export function useCompiledExecution<TContext extends object>(
     let compiled = byName.get(name);
     if (compiled === undefined) {
       compiled = null;
-      if (!declaresVariableDefault(document)) {
+      if (!declaresVariableDefault(document) && !usesIncrementalDelivery(document)) {
         const result = compileQuery(schema, document, operationName ?? undefined);
         if (isCompiledQuery(result)) compiled = result;
         else options.onCompileFailure?.(operationName ?? null, result.errors ?? []);

@@ -14,6 +14,8 @@ interface OperationState {
   errorCodes: string[];
   /** Answered by the response cache: nothing was parsed or executed. */
   fromCache: boolean;
+  /** For a streamed answer: settles when its last payload has been sent (or the client left). */
+  streamEnded?: Promise<void>;
 }
 
 /** The mark Yoga's response-cache plugin puts on an answer it served from the cache. */
@@ -64,9 +66,16 @@ export function useOperationObservability({
         state.name = operation.name?.value ?? null;
       }
     },
-    onResultProcess({ request, result }) {
+    onResultProcess({ request, result, setResult }) {
       const state = operations.get(request);
       if (!state) return;
+      if (isAsyncIterable(result)) {
+        // A stream (@defer): its outcome is known, and its line written, once the last payload is sent.
+        const { stream, ended } = summarizeStream(result, state);
+        state.streamEnded = ended;
+        setResult(stream as typeof result);
+        return;
+      }
       const { outcome, errorCodes } = summarize(result);
       state.outcome = outcome;
       state.errorCodes = errorCodes;
@@ -81,34 +90,39 @@ export function useOperationObservability({
       const state = operations.get(request);
       if (!state) return;
       operations.delete(request);
-      const durationMs = performance.now() - state.started;
-      const operationName = state.name === null ? 'anonymous' : GRAPHQL_NAME.test(state.name) ? state.name : 'invalid';
-      const operationType = state.type ?? 'unknown';
-      metrics.observeOperation({
-        operationName: nameLabel(operationName),
+      if (state.streamEnded) void state.streamEnded.then(() => record(request, state, response.status));
+      else record(request, state, response.status);
+    },
+  };
+
+  function record(request: Request, state: OperationState, httpStatus: number): void {
+    const durationMs = performance.now() - state.started;
+    const operationName = state.name === null ? 'anonymous' : GRAPHQL_NAME.test(state.name) ? state.name : 'invalid';
+    const operationType = state.type ?? 'unknown';
+    metrics.observeOperation({
+      operationName: nameLabel(operationName),
+      operationType,
+      outcome: state.outcome,
+      errorCodes: state.errorCodes,
+      durationSeconds: durationMs / 1000,
+    });
+    // Error messages are left out on purpose: codes are enough to find the request, and a
+    // message may quote client input.
+    if (!logger.isLevelEnabled('info')) return;
+    logger.info(
+      {
+        requestId: requestIdOf(request),
+        operationName,
         operationType,
         outcome: state.outcome,
         errorCodes: state.errorCodes,
-        durationSeconds: durationMs / 1000,
-      });
-      // Error messages are left out on purpose: codes are enough to find the request, and a
-      // message may quote client input.
-      if (!logger.isLevelEnabled('info')) return;
-      logger.info(
-        {
-          requestId: requestIdOf(request),
-          operationName,
-          operationType,
-          outcome: state.outcome,
-          errorCodes: state.errorCodes,
-          httpStatus: response.status,
-          durationMs: Math.round(durationMs * 1000) / 1000,
-          ...(state.fromCache && { responseCache: 'hit' }),
-        },
-        'graphql operation',
-      );
-    },
-  };
+        httpStatus,
+        durationMs: Math.round(durationMs * 1000) / 1000,
+        ...(state.fromCache && { responseCache: 'hit' }),
+      },
+      'graphql operation',
+    );
+  }
 }
 
 interface ResultLike {
@@ -126,12 +140,44 @@ export function errorCodesOf(errors: ResultLike['errors']): string[] {
   return [...codes];
 }
 
-/** The outcome and distinct error codes of a result (or of every result of a batch). */
+interface PayloadLike extends ResultLike {
+  incremental?: readonly ResultLike[];
+}
+
+function isAsyncIterable(value: unknown): value is AsyncIterable<PayloadLike> {
+  return typeof value === 'object' && value !== null && Symbol.asyncIterator in value;
+}
+
+/**
+ * Passes a stream's payloads through unchanged and sums up the outcome of all of them (the first
+ * payload's data; the errors of every payload and of every deferred fragment in it).
+ */
+function summarizeStream(
+  source: AsyncIterable<PayloadLike>,
+  state: OperationState,
+): { stream: AsyncIterable<PayloadLike>; ended: Promise<void> } {
+  let end!: () => void;
+  const ended = new Promise<void>((resolve) => (end = resolve));
+  const results: ResultLike[] = [];
+  async function* stream() {
+    try {
+      for await (const payload of source) {
+        results.push(payload, ...(payload.incremental ?? []));
+        yield payload;
+      }
+    } finally {
+      Object.assign(state, summarize(results));
+      end();
+    }
+  }
+  return { stream: stream(), ended };
+}
+
+/** The outcome and distinct error codes of a result (or of every result of a batch or a stream). */
 function summarize(result: unknown): { outcome: OperationOutcome; errorCodes: string[] } {
-  // A stream (subscription, @defer) is not summarised: the schema has none.
   const results: ResultLike[] = Array.isArray(result)
     ? (result as ResultLike[])
-    : result && typeof result === 'object' && !(Symbol.asyncIterator in result)
+    : result && typeof result === 'object'
       ? [result as ResultLike]
       : [];
   const hasData = results.some((each) => each.data !== undefined && each.data !== null);

@@ -12,7 +12,7 @@ export const Inventory: InventoryResolvers = {
   id: ({ platformId, appId }) => encodeGlobalId({ type: 'Inventory', platformId, appId }),
   totalCount: async (inventory, _args, { loaders }) =>
     (await loaders.inventoryPage.load({ ...inventory, startAssetId: null, count: 0 })).total,
-  items: (inventory, { first, after }, { loaders }) =>
+  items: (inventory, { first, after }, { loaders, pageMaxPartnerCalls }) =>
     // Arguments are checked before the loader is asked: bad input never reaches the partner.
-    loadItemsPage(loaders.inventoryPage, inventory, parseItemsArgs(first, after)),
+    loadItemsPage(loaders.inventoryPage, inventory, parseItemsArgs(inventory, first, after), pageMaxPartnerCalls),
 };

@@ -1,5 +1,6 @@
 // Runs the partner simulator alone (`npm run simulator`): SIMULATOR_PORT (default 4010),
-// SIMULATOR_START_INCLUSIVE=true|false, SIMULATOR_COUNT_CAP=<n>, SIMULATOR_LATENCY_MS=<n>.
+// SIMULATOR_START_INCLUSIVE=true|false, SIMULATOR_COUNT_CAP=<n>, SIMULATOR_LATENCY_MS=<n>,
+// SIMULATOR_LISTING_FEE_LATENCY_MS=<n> (added to fee answers only: shows @defer's first payload early).
 import { startSimulator } from './server.js';
 
 const env = process.env;
@@ -9,6 +10,7 @@ const simulator = await startSimulator({
   startInclusive: env.SIMULATOR_START_INCLUSIVE === 'true',
   countCap: env.SIMULATOR_COUNT_CAP ? Number(env.SIMULATOR_COUNT_CAP) : null,
   latencyMs: Number(env.SIMULATOR_LATENCY_MS ?? 0),
+  listingFeeLatencyMs: Number(env.SIMULATOR_LISTING_FEE_LATENCY_MS ?? 0),
 });
 process.stdout.write(`partner simulator listening on ${simulator.url}\n`);
 const stop = () => void simulator.close().then(() => process.exit(0));

@@ -25,12 +25,16 @@ export type FaultKind =
   | 'bad-shape'
   | 'count-mismatch'
   | 'reversed-results'
-  | 'slow';
+  | 'slow'
+  | 'echo-url'
+  | 'wrong-types';
 
 export interface Fault {
   kind: FaultKind;
   /** Only calls of this operation; all when omitted. */
   operation?: SimulatedOperation;
+  /** Only inventory reads of this platformId (one user's broken inventory); all when omitted. */
+  platformId?: string;
   /** Affect this many matching calls, then retire; every matching call when omitted. */
   times?: number;
   /** Affect each matching call with this probability (deterministic sequence); 1 when omitted. */
@@ -54,6 +58,8 @@ export interface SimulatorSettings {
   defaultCount: number;
   /** Added to every answer. */
   latencyMs: number;
+  /** Added to every listing-fee answer, on top of latencyMs: the slow half of a page with fees. */
+  listingFeeLatencyMs: number;
   /** The merchant key the calculate operation demands. */
   appKey: string;
   /** The most entries one calculate call takes (the simulator's documented limit). */
@@ -83,6 +89,7 @@ export const DEFAULT_SETTINGS: SimulatorSettings = {
   countCap: null,
   defaultCount: 20,
   latencyMs: 0,
+  listingFeeLatencyMs: 0,
   appKey: DEMO_APP_KEY,
   dataListMax: 100,
   faults: [],
@@ -92,6 +99,8 @@ export class PartnerSimulator {
   readonly calls: CallRecord[] = [];
   settings: SimulatorSettings;
   private randomState = 1;
+  /** While set, listing-fee calls are received and recorded but not answered (holdListingFees). */
+  private listingFeeHold: { released: Promise<void>; release: () => void } | null = null;
 
   constructor(
     private readonly server: Server,
@@ -113,8 +122,32 @@ export class PartnerSimulator {
     this.settings.faults.push({ ...fault });
   }
 
+  /**
+   * Holds every listing-fee call (received, recorded, not answered) until the returned function is
+   * called: a test sees what a client gets while the fees are still on their way, whatever the timing.
+   */
+  holdListingFees(): () => void {
+    if (!this.listingFeeHold) {
+      let release!: () => void;
+      const released = new Promise<void>((resolve) => (release = resolve));
+      this.listingFeeHold = { released, release };
+    }
+    const hold = this.listingFeeHold;
+    return () => {
+      if (this.listingFeeHold === hold) this.listingFeeHold = null;
+      hold.release();
+    };
+  }
+
+  /** Resolves once listing-fee calls may be answered. */
+  listingFeesReleased(): Promise<void> {
+    return this.listingFeeHold?.released ?? Promise.resolve();
+  }
+
   /** Forgets faults, records and setting changes: the state of a freshly started simulator. */
   reset(settings: Partial<SimulatorSettings> = {}): void {
+    this.listingFeeHold?.release();
+    this.listingFeeHold = null;
     this.settings = { ...DEFAULT_SETTINGS, ...settings, faults: [...(settings.faults ?? [])] };
     this.calls.length = 0;
     this.randomState = 1;
@@ -136,9 +169,10 @@ export class PartnerSimulator {
   }
 
   /** Picks the fault for this call, if any, and uses it up. */
-  takeFault(operation: SimulatedOperation): Fault | undefined {
+  takeFault(operation: SimulatedOperation, platformId?: string): Fault | undefined {
     for (const fault of this.settings.faults) {
       if (fault.operation && fault.operation !== operation) continue;
+      if (fault.platformId !== undefined && fault.platformId !== platformId) continue;
       if (fault.times !== undefined && fault.times <= 0) continue;
       if (fault.rate !== undefined && this.nextRandom() >= fault.rate) continue;
       if (fault.times !== undefined) fault.times -= 1;
@@ -204,17 +238,21 @@ async function handle(simulator: PartnerSimulator, req: IncomingMessage, res: Se
   const body = await readBody(req);
   if (operation === 'unknown') return send(res, 404, 'text/plain', 'not found');
 
-  const { latencyMs } = simulator.settings;
+  const { latencyMs, listingFeeLatencyMs } = simulator.settings;
   if (latencyMs > 0) await sleep(latencyMs);
-  const fault = simulator.takeFault(operation);
+  if (operation === 'calculateListingFee') {
+    if (listingFeeLatencyMs > 0) await sleep(listingFeeLatencyMs);
+    await simulator.listingFeesReleased();
+  }
+  const platformId = inventoryMatch ? decodeURIComponent(inventoryMatch[1]!) : undefined;
+  const fault = simulator.takeFault(operation, platformId);
   if (fault) {
     record.fault = fault.kind;
-    if (await answerFault(fault, operation, res, record)) return;
+    if (await answerFault(fault, operation, res, record, req.url ?? '')) return;
   }
 
   if (operation === 'readInventory') {
-    const [, platformId, appId] = inventoryMatch!;
-    return answerInventory(simulator, decodeURIComponent(platformId!), appId!, url.searchParams, res);
+    return answerInventory(simulator, platformId!, inventoryMatch![2]!, url.searchParams, res, fault?.kind);
   }
   return answerCalculate(simulator, record, body, res, fault?.kind);
 }
@@ -225,6 +263,7 @@ function answerInventory(
   appIdText: string,
   params: URLSearchParams,
   res: ServerResponse,
+  fault?: FaultKind,
 ): void {
   const token = params.get('access_token');
   if (!token || token.startsWith('expired')) return send(res, 401, 'application/json', '{"message":"unauthorized"}');
@@ -246,6 +285,10 @@ function answerInventory(
   const count = countCap === null ? asked : Math.min(asked, countCap);
   const list = [];
   for (let index = from; index < Math.min(size, from + count); index++) list.push(itemAt(platformId, appId, index));
+  if (fault === 'wrong-types') {
+    // Values that do not fit the fields' types, as a careless upstream might send them.
+    for (const item of list) Object.assign(item, { appId: 'x', ifTradable: 'yes', status: 'active' });
+  }
   envelope(res, {
     success: true,
     data: {
@@ -311,13 +354,26 @@ async function answerFault(
   operation: SimulatedOperation,
   res: ServerResponse,
   call: CallRecord,
+  requestUrl: string,
 ): Promise<boolean> {
   switch (fault.kind) {
+    case 'echo-url':
+      // A gateway that repeats the request URL, query string (and its access_token) included.
+      envelope(res, {
+        success: false,
+        data: null,
+        errorCode: 10_500,
+        errorMsg: `upstream failure for GET ${requestUrl}`,
+        errorCodeStr: 'GATEWAY_ECHO',
+        errorData: { url: requestUrl },
+      });
+      return true;
     case 'slow':
       await sleep(fault.delayMs ?? 10_000);
       return false;
     case 'count-mismatch':
     case 'reversed-results':
+    case 'wrong-types':
       return false;
     case 'http-500':
     case 'http-502':

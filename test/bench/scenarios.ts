@@ -195,3 +195,26 @@ export function buildScenarios(): Scenario[] {
 export function hundredFeesRequest(): BenchRequest {
   return graphql(0, CARD_WITH_FEES_QUERY, { platformId: platformIdOf(0), appId: DEMO_APP_ID, first: 100, price: FEE_PRICE });
 }
+
+/**
+ * Scenario (h), page with deferred fees: scenario (b)'s page with each item's listingFee under
+ * @defer, the fee answer slowed by `listingFeeLatencyMs`. Measured by test/bench/deferred-fees.ts
+ * (`npm run bench:deferred`), not by autocannon: what it compares is the time to the first payload
+ * (the page, drawable) against the time to the whole answer (the fees), over multipart/mixed.
+ */
+export const DEFERRED_FEES_SCENARIO = {
+  id: 'h',
+  title: 'page with deferred fees: time to first payload vs time to whole answer',
+  /** Sequential requests measured, after `warmup` unmeasured ones. */
+  requests: 200,
+  warmup: 20,
+  /** The fee call's extra latency upstream, so that the two times differ by something real. */
+  listingFeeLatencyMs: 50,
+  query: pageQuery(
+    'BenchCardPageWithDeferredFees',
+    `${CARD_FIELDS.join(' ')} ... @defer { listingFee(price: $price) { ${FEE_FIELDS.join(' ')} } }`,
+    ', $price: Int!',
+  ),
+  variables: { platformId: platformIdOf(0), appId: DEMO_APP_ID, first: 20, price: FEE_PRICE },
+  minimumUpstream: { readInventory: 1, calculateListingFee: 1 },
+} as const;

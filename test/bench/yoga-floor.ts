@@ -11,7 +11,7 @@ import { buildSubgraphSchema } from '@apollo/subgraph';
 import { createYoga } from 'graphql-yoga';
 import { useCompiledExecution } from '../../src/plugins/compiled-execution.js';
 import { parseCredentials } from '../../src/context.js';
-import { encodeItemCursor } from '../../src/inventory/cursor.js';
+import { encodeItemCursor, inventoryTag } from '../../src/inventory/cursor.js';
 import { ITEM_INVENTORY, type InventoryRef } from '../../src/inventory/model.js';
 import { InventoryItem } from '../../src/resolvers/InventoryItem.js';
 import { DateTime, Decimal, JSON as JSONScalar } from '../../src/resolvers/scalars.js';
@@ -66,14 +66,15 @@ const schema = buildSubgraphSchema([{
         // Tagged in place with their inventory, as the facade's page loader does, for the item's id.
         for (const item of nodes) (item as { [ITEM_INVENTORY]?: InventoryRef })[ITEM_INVENTORY] = ref;
         const last = nodes[nodes.length - 1];
+        const tag = inventoryTag(ref);
         return {
           nodes,
           totalCount: page.total ?? null,
           pageInfo: {
             hasNextPage: all.length > first,
             hasPreviousPage: false,
-            startCursor: nodes[0] ? encodeItemCursor({ index: 0, assetId: nodes[0].assetId as string }) : null,
-            endCursor: last ? encodeItemCursor({ index: nodes.length - 1, assetId: last.assetId as string }) : null,
+            startCursor: nodes[0] ? encodeItemCursor({ index: 0, assetId: nodes[0].assetId as string }, tag) : null,
+            endCursor: last ? encodeItemCursor({ index: nodes.length - 1, assetId: last.assetId as string }, tag) : null,
           },
         };
       },

@@ -40,7 +40,7 @@ describe('GraphiQL in Chromium', () => {
     // The query editor opens on the example operation.
     await expect
       .poll(async () => normalise(await page.locator('.graphiql-query-editor').innerText()), { timeout: 30_000 })
-      .toContain('query InventoryPage');
+      .toContain('query InventoryFirstPage');
 
     // The example operation's answer, not GraphiQL's own schema introspection, which it may send
     // to the same endpoint while the page is still settling.
@@ -48,7 +48,7 @@ describe('GraphiQL in Chromium', () => {
       (response) =>
         response.url().endsWith('/graphql') &&
         response.request().method() === 'POST' &&
-        (response.request().postData() ?? '').includes('query InventoryPage'),
+        (response.request().postData() ?? '').includes('query InventoryFirstPage'),
     );
     await run.click();
     const response = await answered;

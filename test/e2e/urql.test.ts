@@ -13,7 +13,8 @@ const APP_ID = 730;
 const PLATFORM_ID = platformIdWithSize(237);
 const PAGE_SIZE = 50;
 
-const kit = useTestkit();
+// Full pages under the simulator's count cap of 7 (short pages are resilience.test.ts's subject).
+const kit = useTestkit({ config: { pageMaxPartnerCalls: 10 } });
 
 /** Methods of the GraphQL requests the client sent. */
 let requests: string[] = [];

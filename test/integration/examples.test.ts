@@ -2,16 +2,17 @@
 // blocks and every tab GraphiQL opens with is validated against the schema and run against the
 // default simulator, and the answers are the demo inventory's.
 import { readFileSync } from 'node:fs';
-import { Kind, parse, validate, type DocumentNode, type OperationDefinitionNode } from 'graphql';
+import { Kind, parse, print, validate, visit, type DocumentNode, type OperationDefinitionNode } from 'graphql';
 import { describe, expect, it } from 'vitest';
-import { GRAPHIQL_DEMO, GRAPHIQL_TABS } from '../../src/graphiql.js';
+import { graphiqlTabs } from '../../src/graphiql.js';
 import { buildSchema } from '../../src/schema.js';
 import { DEMO_APP_ID, DEMO_PLATFORM_ID, inventorySize, itemAt } from '../../src/simulator/data.js';
+import { payloadsOf, type IncrementalPayload } from '../support/incremental.js';
 import { useTestkit } from '../support/testkit.js';
 
 const README = readFileSync(new URL('../../README.md', import.meta.url), 'utf8');
 const readmeDocuments = [...README.matchAll(/```graphql\n([\s\S]*?)```/g)].map((match) => parse(match[1]!));
-const tabDocuments = GRAPHIQL_TABS.map((tab) => parse(tab));
+const tabDocuments = graphiqlTabs().map((tab) => parse(tab));
 
 const operationsOf = (document: DocumentNode) =>
   document.definitions.filter((d): d is OperationDefinitionNode => d.kind === Kind.OPERATION_DEFINITION);
@@ -93,14 +94,38 @@ describe('README examples', () => {
 
 describe('GraphiQL tabs', () => {
   it("name the simulator's demo inventory and the tokens of its first items", () => {
-    expect({ platformId: GRAPHIQL_DEMO.platformId, appId: GRAPHIQL_DEMO.appId }).toEqual({
-      platformId: DEMO_PLATFORM_ID,
-      appId: DEMO_APP_ID,
-    });
-    expect(GRAPHIQL_DEMO.items).toEqual(demoItems.map(({ token, styleToken }) => ({ token, styleToken })));
+    const defaults: Record<string, string[]> = {};
+    const tokens: string[] = [];
+    for (const document of tabDocuments) {
+      visit(document, {
+        VariableDefinition(definition) {
+          if (definition.defaultValue) (defaults[definition.variable.name.value] ??= []).push(print(definition.defaultValue));
+        },
+        ObjectField(field) {
+          if (field.name.value === 'token' || field.name.value === 'styleToken') tokens.push(print(field.value));
+        },
+      });
+    }
+    expect(defaults).toEqual({ platformId: Array(3).fill(`"${DEMO_PLATFORM_ID}"`), appId: Array(3).fill(String(DEMO_APP_ID)) });
+    expect(tokens).toEqual(demoItems.flatMap(({ token, styleToken }) => [`"${token}"`, `"${styleToken}"`]));
   });
 
-  it.each(tabDocuments.map((document) => [operationsOf(document)[0]!.name!.value, document] as const))(
+  it('defers the fees of the deferred tab: the page first, every fee in a later payload', async () => {
+    const document = tabDocuments.find((candidate) => operationsOf(candidate)[0]!.name!.value === 'PageWithDeferredFees')!;
+    const response = await kit().post({ query: document.loc!.source.body }, { headers: { accept: 'multipart/mixed' } });
+    const payloads: IncrementalPayload[] = [];
+    for await (const payload of payloadsOf(response)) payloads.push(payload);
+    const nodes = (payloads[0]!.data as { inventory: { items: { nodes: object[] } } }).inventory.items.nodes;
+    expect(nodes).toHaveLength(20);
+    for (const node of nodes) expect(node).not.toHaveProperty('listingFee');
+    const fees = payloads.slice(1).flatMap((payload) => payload.incremental ?? []);
+    expect(fees).toHaveLength(20);
+    for (const fee of fees) expect((fee.data as { listingFee: { fee: number } }).listingFee.fee).toBeGreaterThan(0);
+  });
+
+  // The deferred tab answers in several payloads; the test above reads them.
+  const singlePayloadTabs = tabDocuments.filter((document) => operationsOf(document)[0]!.name!.value !== 'PageWithDeferredFees');
+  it.each(singlePayloadTabs.map((document) => [operationsOf(document)[0]!.name!.value, document] as const))(
     'runs %s against the simulator without errors',
     async (name, document) => {
       expect(validate(schema, document).map((error) => error.message)).toEqual([]);

@@ -41,8 +41,8 @@ describe('operation limits', () => {
       { length: 500 },
       (_, index) => `i${index}: inventory(platformId: "${withSize(5)}", appId: ${APP_ID}) { totalCount }`,
     );
-    // The token count trips first here (it is checked while parsing); either way nothing runs.
-    expectRefused(await postQuery(`{ ${fields.join(' ')} }`), /^(tokens|aliases)$/);
+    // The text's size or the token count trips first here (both before validation); nothing runs.
+    expectRefused(await postQuery(`{ ${fields.join(' ')} }`), /^(queryBytes|tokens|aliases)$/);
   });
 
   it('refuses one alias more than the limit', async () => {

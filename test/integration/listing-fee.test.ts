@@ -142,19 +142,30 @@ describe('the merchant key', () => {
 describe('answers that cannot be matched', () => {
   it('fails every entry of a chunk whose result count differs, rather than misplace a fee', async () => {
     kit().simulator.injectFault({ kind: 'count-mismatch', operation: 'calculateListingFee' });
-    const result = await kit().execute(CalculateListingFeeDocument, { input: { items: [{ price: 150 }, { price: 250 }] } });
+    const items = [
+      { price: 150, token: token('1') },
+      { price: 250, token: token('2') },
+    ];
+    const result = await kit().execute(CalculateListingFeeDocument, { input: { items } });
     expect(errorCodes(result)).toEqual(['UPSTREAM_BAD_RESPONSE']);
     expect(result.errors![0]!.message).toContain('2 items were sent but 1 results came back');
   });
 
-  it('fails a fee field whose result names another asset', async () => {
-    // The partner answers the right number of results, but in another order than asked.
+  it('lands each item’s fee on it by assetId when the answer comes in another order', async () => {
     kit().simulator.injectFault({ kind: 'reversed-results', operation: 'calculateListingFee' });
     const result = await kit().execute(InventoryWithFeesDocument, { platformId: withSize(3), appId: APP_ID, first: 3, price: 150 });
-    const fees = result.data!.inventory!.items.nodes.map((node) => node.listingFee);
-    // The middle item's fee is its own either way; the outer two are refused, not swapped.
-    expect(fees.map((fee) => fee?.assetId ?? null)).toEqual([null, assetIdAt(withSize(3), APP_ID, 1), null]);
-    expect(errorCodes(result)).toEqual(['UPSTREAM_BAD_RESPONSE', 'UPSTREAM_BAD_RESPONSE']);
+    expectNoGraphQLErrors(result);
+    const nodes = result.data.inventory!.items.nodes;
+    expect(nodes.map((node) => node.listingFee!.assetId)).toEqual([0, 1, 2].map((n) => assetIdAt(withSize(3), APP_ID, n)));
+  });
+
+  it('fails a fee field whose result names an asset it did not ask for', async () => {
+    const stranger = { assetId: '999', itemId: null, fee: 1, freeFeePrice: 1 };
+    kit().simulator.injectFault({ kind: 'bad-shape', operation: 'calculateListingFee', data: [stranger] });
+    const result = await kit().execute(InventoryWithFeesDocument, { platformId: withSize(1), appId: APP_ID, first: 1, price: 150 });
+    expect(result.data!.inventory!.items.nodes[0]!.listingFee).toBeNull();
+    expect(errorCodes(result)).toEqual(['UPSTREAM_BAD_RESPONSE']);
+    expect(result.errors![0]!.message).toContain('came back for asset 999');
   });
 
   it('never retries the fee POST', async () => {
@@ -169,7 +180,7 @@ describe('LISTING_FEE_BATCH_MAX', () => {
   it('is configurable', async () => {
     const small = await startTestkit({ config: { listingFeeBatchMax: 7 } });
     try {
-      const items = Array.from({ length: 20 }, (_, n) => ({ price: 1000 + n }));
+      const items = Array.from({ length: 20 }, (_, n) => ({ price: 1000 + n, token: token(String(n)) }));
       const result = await small.execute(CalculateListingFeeDocument, { input: { items } });
       expectNoGraphQLErrors(result);
       expect(small.simulator.callsOf('calculateListingFee').map((call) => call.batchSize)).toEqual([7, 7, 6]);

@@ -39,7 +39,7 @@ describe.each([
 
     const page = await fetch(`${service.url}/graphql`, { headers: { accept: 'text/html' } });
     const html = await page.text();
-    expect(html).toContain('query InventoryPage');
+    expect(html).toContain('query InventoryFirstPage');
     expect(html).toContain(`Bearer ${DEMO_ACCESS_TOKEN}`);
 
     expect(await service.stop()).toBe(0);

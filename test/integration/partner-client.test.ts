@@ -3,10 +3,10 @@
 // listener being released once it settles.
 import { createServer, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ErrorCode, TradegraphError } from '../../src/errors.js';
-import { PartnerClient, type PartnerCallEvent } from '../../src/partner/client.js';
+import { PartnerClient } from '../../src/partner/client.js';
+import type { PartnerCallEvent } from '../../src/partner/observer.js';
 
 const CAP = 4096;
 const envelope = (data: unknown) => JSON.stringify({ success: true, errorCode: 0, errorMsg: null, data });
@@ -29,10 +29,9 @@ beforeAll(async () => {
   client = new PartnerClient({
     baseUrl: `http://127.0.0.1:${port}`,
     timeoutMs: 2_000,
-    logger: pino({ level: 'silent' }),
     maxResponseBytes: CAP,
     maxRetries: 0,
-    onCall: (event) => events.push(event),
+    observers: [{ callEnded: (event) => events.push(event) }],
   });
 });
 
@@ -42,7 +41,7 @@ afterAll(async () => {
 });
 
 const get = (signal?: AbortSignal) =>
-  client.call({ operation: 'readInventory', method: 'GET', path: '/page', idempotent: true, signal });
+  client.call({ operation: 'readInventory', method: 'GET', segments: ['page'], maxResponseBytes: CAP, idempotent: true, signal });
 
 async function failure(promise: Promise<unknown>): Promise<TradegraphError> {
   const outcome = await promise.then(

@@ -5,7 +5,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { CalculateListingFeeDocument, InventoryTotalDocument } from '../generated/graphql.js';
 import { errorCodes, expectNoGraphQLErrors, startTestkit, useTestkit, type Testkit } from '../support/testkit.js';
-import { DEMO_APP_ID, DEMO_PLATFORM_ID } from '../../src/simulator/data.js';
+import { DEMO_APP_ID, DEMO_PLATFORM_ID, platformIdWithSize } from '../../src/simulator/data.js';
 import { startSimulator, type FaultKind, type PartnerSimulator } from '../../src/simulator/server.js';
 
 const APP_ID = DEMO_APP_ID;
@@ -17,7 +17,7 @@ const calculateFee = (kit: Testkit) => kit.execute(CalculateListingFeeDocument, 
 
 describe('retries', () => {
   const kit = useTestkit({
-    config: { upstreamMaxRetries: MAX_RETRIES, upstreamTimeoutMs: 5000, upstreamBreakerThreshold: 1000 },
+    config: { upstreamMaxRetries: MAX_RETRIES, upstreamTimeoutMs: 5000 },
   });
   const inventoryCalls = () => kit().simulator.callsOf('readInventory');
 
@@ -62,7 +62,7 @@ describe('retries', () => {
 
 describe('retries within the overall timeout', () => {
   // Ten retries with backoff cannot fit in 300 ms: the timeout ends them.
-  const kit = useTestkit({ config: { upstreamMaxRetries: 10, upstreamTimeoutMs: 300, upstreamBreakerThreshold: 1000 } });
+  const kit = useTestkit({ config: { upstreamMaxRetries: 10, upstreamTimeoutMs: 300 } });
 
   it('stops retrying when UPSTREAM_TIMEOUT_MS is spent, and says so', async () => {
     kit().simulator.injectFault({ operation: 'readInventory', kind: 'http-503' });
@@ -81,7 +81,7 @@ describe('retries within the overall timeout', () => {
 });
 
 describe('circuit breaker', () => {
-  const THRESHOLD = 3;
+  const MIN_CALLS = 3;
   const HALF_OPEN_MS = 400;
   let kit: Testkit;
   let feeSimulator: PartnerSimulator;
@@ -91,7 +91,8 @@ describe('circuit breaker', () => {
     kit = await startTestkit({
       config: {
         upstreamMaxRetries: 0,
-        upstreamBreakerThreshold: THRESHOLD,
+        upstreamBreakerMinCalls: MIN_CALLS,
+        upstreamBreakerMinDistinct: MIN_CALLS,
         upstreamBreakerHalfOpenMs: HALF_OPEN_MS,
         partnerOpenApiUrl: feeSimulator.url,
       },
@@ -99,21 +100,28 @@ describe('circuit breaker', () => {
   });
   afterAll(async () => {
     await kit.close();
+  });
+  afterAll(async () => {
     await feeSimulator.close();
   });
 
-  it('opens after repeated outages, answers at once without calling, and closes after a probe', async () => {
+  /** Reads the total of the n-th caller's own inventory: a distinct inventory and token each. */
+  const readOwnTotal = (n: number) =>
+    kit.execute(InventoryTotalDocument, { platformId: platformIdWithSize(10 + n), appId: APP_ID }, { token: `caller-${n}-token` });
+
+  it('opens after outages across several callers, answers at once with retryAfter, and closes after a probe', async () => {
     kit.simulator.injectFault({ operation: 'readInventory', kind: 'http-503' });
-    for (let attempt = 0; attempt < THRESHOLD; attempt++) {
-      expect(errorCodes(await readTotal(kit))).toEqual(['UPSTREAM_UNAVAILABLE']);
+    for (let n = 0; n < MIN_CALLS; n++) {
+      expect(errorCodes(await readOwnTotal(n))).toEqual(['UPSTREAM_UNAVAILABLE']);
     }
-    expect(kit.simulator.callsOf('readInventory')).toHaveLength(THRESHOLD);
+    expect(kit.simulator.callsOf('readInventory')).toHaveLength(MIN_CALLS);
 
     // Open: answered without a partner call, so a failing partner is not hammered.
     const whileOpen = await readTotal(kit);
     expect(errorCodes(whileOpen)).toEqual(['UPSTREAM_UNAVAILABLE']);
     expect(whileOpen.errors![0]!.message).toContain('circuit is open');
-    expect(kit.simulator.callsOf('readInventory')).toHaveLength(THRESHOLD);
+    expect(whileOpen.errors![0]!.extensions).toMatchObject({ retryAfter: 1 });
+    expect(kit.simulator.callsOf('readInventory')).toHaveLength(MIN_CALLS);
 
     // The circuit belongs to the inventory base: listing fees, on the other base, still flow.
     expectNoGraphQLErrors(await calculateFee(kit));
@@ -130,12 +138,12 @@ describe('circuit breaker', () => {
   it('counts only outages: 4xx answers and envelope errors never open it', async () => {
     kit.simulator.reset();
     await vi.waitFor(async () => expectNoGraphQLErrors(await readTotal(kit)), { timeout: 2000, interval: 100 });
-    kit.simulator.reset({ faults: [{ operation: 'readInventory', kind: 'http-429', times: THRESHOLD }] });
-    kit.simulator.injectFault({ operation: 'readInventory', kind: 'envelope-error', times: THRESHOLD });
-    for (let attempt = 0; attempt < 2 * THRESHOLD; attempt++) {
-      expect(errorCodes(await readTotal(kit))).not.toContain('UPSTREAM_UNAVAILABLE');
+    kit.simulator.reset({ faults: [{ operation: 'readInventory', kind: 'http-429', times: MIN_CALLS }] });
+    kit.simulator.injectFault({ operation: 'readInventory', kind: 'envelope-error', times: MIN_CALLS });
+    for (let n = 0; n < 2 * MIN_CALLS; n++) {
+      expect(errorCodes(await readOwnTotal(n))).not.toContain('UPSTREAM_UNAVAILABLE');
     }
     expectNoGraphQLErrors(await readTotal(kit));
-    expect(kit.simulator.callsOf('readInventory')).toHaveLength(2 * THRESHOLD + 1);
+    expect(kit.simulator.callsOf('readInventory')).toHaveLength(2 * MIN_CALLS + 1);
   });
 });

@@ -50,7 +50,8 @@ beforeAll(async () => {
       partnerAppKey: APP_KEY,
       logLevel: 'trace',
       upstreamTimeoutMs: 300,
-      upstreamBreakerThreshold: 3,
+      upstreamBreakerMinCalls: 3,
+      upstreamBreakerMinDistinct: 1,
       upstreamBreakerHalfOpenMs: 100,
     },
   });

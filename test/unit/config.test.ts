@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { loadConfig } from '../../src/config.js';
+import { ConfigError, loadConfig } from '../../src/config.js';
+import { MANIFEST_PATH, manifest, sha256, writeManifestFile } from '../support/trusted-documents.js';
 
 describe('loadConfig', () => {
   it('applies the documented defaults', () => {
@@ -57,5 +58,37 @@ describe('loadConfig', () => {
     [{ RATE_LIMIT_WINDOW_MS: '1500' }, 'RATE_LIMIT_WINDOW_MS'],
   ])('refuses %o, naming %s', (env, variable) => {
     expect(() => loadConfig(env)).toThrow(new RegExp(`^Invalid configuration:[\\s\\S]*${variable}`));
+  });
+});
+
+describe('TRUSTED_DOCUMENTS and TRUSTED_DOCUMENTS_ONLY', () => {
+  it('reads the manifest; only its documents run by default in production, and not in development', () => {
+    expect(loadConfig({})).toMatchObject({ trustedDocuments: null, trustedDocumentsOnly: false });
+    const production = loadConfig({ NODE_ENV: 'production', TRUSTED_DOCUMENTS: MANIFEST_PATH });
+    expect(production.trustedDocuments).toEqual(manifest());
+    expect(Object.keys(production.trustedDocuments!).length).toBeGreaterThan(5);
+    expect(production.trustedDocumentsOnly).toBe(true);
+    expect(loadConfig({ NODE_ENV: 'production', TRUSTED_DOCUMENTS: MANIFEST_PATH, TRUSTED_DOCUMENTS_ONLY: 'false' }).trustedDocumentsOnly).toBe(false);
+    expect(loadConfig({ TRUSTED_DOCUMENTS: MANIFEST_PATH }).trustedDocumentsOnly).toBe(false);
+    expect(loadConfig({ TRUSTED_DOCUMENTS: MANIFEST_PATH, TRUSTED_DOCUMENTS_ONLY: 'true' }).trustedDocumentsOnly).toBe(true);
+  });
+
+  it.each([
+    ['unreadable', null, /cannot read '\/nonexistent\/m.json' \(ENOENT\)/],
+    ['not JSON', '{', /is not JSON/],
+    ['an array', '[]', /must hold one JSON object/],
+    ['a key that is not a sha256', JSON.stringify({ abc: '{ __typename }' }), /key 'abc' .* is not a lowercase hex sha256/],
+    ['a document that is not a string', JSON.stringify({ [sha256('x')]: 1 }), /is not a string/],
+    ['a key that is another text\'s sha256', JSON.stringify({ [sha256('{ a }')]: '{ b }' }), /is not the sha256 of its document/],
+  ])('refuses a manifest that is %s, naming TRUSTED_DOCUMENTS', (_case, text, reason) => {
+    const path = text === null ? '/nonexistent/m.json' : writeManifestFile(text);
+    expect(() => loadConfig({ TRUSTED_DOCUMENTS: path })).toThrow(ConfigError);
+    expect(() => loadConfig({ TRUSTED_DOCUMENTS: path })).toThrow(/^Invalid configuration:\n {2}TRUSTED_DOCUMENTS: /);
+    expect(() => loadConfig({ TRUSTED_DOCUMENTS: path })).toThrow(reason);
+  });
+
+  it('refuses TRUSTED_DOCUMENTS_ONLY=true without a manifest, and a value that is not a boolean', () => {
+    expect(() => loadConfig({ TRUSTED_DOCUMENTS_ONLY: 'true' })).toThrow(/TRUSTED_DOCUMENTS_ONLY: is true but TRUSTED_DOCUMENTS is not set/);
+    expect(() => loadConfig({ TRUSTED_DOCUMENTS: MANIFEST_PATH, TRUSTED_DOCUMENTS_ONLY: 'yes' })).toThrow(/TRUSTED_DOCUMENTS_ONLY/);
   });
 });

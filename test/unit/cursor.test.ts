@@ -1,6 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { decodeItemCursor, encodeItemCursor } from '../../src/inventory/cursor.js';
+import { decodeItemCursor as decodeOn, encodeItemCursor as encodeWithTag, inventoryTag } from '../../src/inventory/cursor.js';
 import { decodeGlobalId, encodeGlobalId } from '../../src/global-id.js';
+
+const INVENTORY = { platformId: '76561198000000240', appId: 730 };
+const encodeItemCursor = (cursor: { assetId: string; index: number }) => encodeWithTag(cursor, inventoryTag(INVENTORY));
+const decodeItemCursor = (cursor: string) => decodeOn(cursor, INVENTORY);
 
 describe('item cursors', () => {
   it('round-trip asset ids beyond 2^53 as text', () => {
@@ -18,6 +22,7 @@ describe('item cursors', () => {
     Buffer.from('item:v1:1:12x').toString('base64url'),
     Buffer.from('item:v1:-1:12').toString('base64url'),
     Buffer.from('item:v2:1:12').toString('base64url'),
+    Buffer.from(`item:v2:${inventoryTag(INVENTORY)}:1:12x`).toString('base64url'),
     `${encodeItemCursor({ assetId: '42', index: 1 })}=`,
   ])('refuses %j with a message that quotes it', (cursor) => {
     expect(() => decodeItemCursor(cursor)).toThrow(`Cursor '${cursor}' is not a cursor of this API.`);

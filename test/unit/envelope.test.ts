@@ -98,6 +98,22 @@ describe('redactSecrets', () => {
     });
   });
 
+  it.each([
+    ['raw', (secret: string) => secret],
+    ['percent-encoded', (secret: string) => encodeURIComponent(secret)],
+    ['percent-encoded in lower case', (secret: string) => encodeURIComponent(secret).replace(/%[0-9A-F]{2}/g, (e) => e.toLowerCase())],
+    ['form-encoded (+ for spaces)', (secret: string) => new URLSearchParams({ t: secret }).toString().slice(2)],
+    ['base64', (secret: string) => Buffer.from(secret).toString('base64')],
+    ['base64url', (secret: string) => Buffer.from(secret).toString('base64url')],
+    ['base64 one byte in', (secret: string) => Buffer.from(`u${secret}`).toString('base64')],
+    ['base64 inside Basic credentials (two bytes in)', (secret: string) => Buffer.from(`m:${secret}`).toString('base64')],
+  ])('masks the %s form of a token', (_form, encode) => {
+    const secret = 'tok+x/y== with space';
+    const echoed = redactSecrets({ errorMsg: `failed for access_token=${encode(secret)}&count=1` }, [secret]);
+    expect(echoed.errorMsg).toContain('[redacted]');
+    expect(echoed.errorMsg).not.toContain(encode(secret).slice(4, -4));
+  });
+
   it('leaves values alone when there is no secret', () => {
     const value = { a: 'b' };
     expect(redactSecrets(value, [''])).toBe(value);

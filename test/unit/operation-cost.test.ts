@@ -120,3 +120,14 @@ describe('operationCost', () => {
     expect(operationCost(schema, document, undefined, { n: 5 })).toBe(6);
   });
 });
+
+describe('operationCost of deferred fields', () => {
+  it('prices a deferred listing fee like any other, in an inline fragment and in a fragment spread', () => {
+    const fee = 'listingFee(price: 500) { fee }';
+    const plain = cost(`{ ${INVENTORY} { items(first: 40) { nodes { id ${fee} } } } }`);
+    expect(plain).toBe(1 + 40 + 40);
+    expect(cost(`{ ${INVENTORY} { items(first: 40) { nodes { id ... @defer { ${fee} } } } } }`)).toBe(plain);
+    expect(cost(`{ ${INVENTORY} { items(first: 40) { nodes { id ... on InventoryItem @defer(label: "f") { ${fee} } } } } }`)).toBe(plain);
+    expect(cost(`{ ${INVENTORY} { items(first: 40) { nodes { id ...Fee @defer } } } } fragment Fee on InventoryItem { ${fee} }`)).toBe(plain);
+  });
+});

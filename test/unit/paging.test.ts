@@ -17,13 +17,16 @@ function partner(size: number, { inclusive, cap, total = size }: { inclusive: bo
   return { assets, calls, fetchPage };
 }
 
+const INVENTORY = { platformId: 'p', appId: 1 };
+
 async function walk(size: number, first: number, options: Parameters<typeof partner>[1]) {
   const upstream = partner(size, options);
   const seen: string[] = [];
   let after: string | null = null;
   for (let pages = 0; pages < 1000; pages++) {
     const loader = createInventoryPageLoader(upstream.fetchPage);
-    const page = await loadItemsPage(loader, { platformId: 'p', appId: 1 }, parseItemsArgs(first, after));
+    // Four calls per page at most, as PAGE_MAX_PARTNER_CALLS defaults: short pages must stay exact.
+    const page = await loadItemsPage(loader, INVENTORY, parseItemsArgs(INVENTORY, first, after), 4);
     seen.push(...page.nodes.map((node) => node.assetId));
     if (!page.pageInfo.hasNextPage) return { seen, upstream };
     after = page.pageInfo.endCursor;
@@ -60,10 +63,38 @@ describe('loadItemsPage', () => {
 
   it('refuses a partner that answers an asset twice within one page', async () => {
     const loader = createInventoryPageLoader(async () => ({ total: 5, lastAssetId: null, list: [{ assetId: '1' }, { assetId: '1' }] }));
-    await expect(loadItemsPage(loader, { platformId: 'p', appId: 1 }, parseItemsArgs(5, null))).rejects.toThrow(/answered twice/);
+    await expect(loadItemsPage(loader, INVENTORY, parseItemsArgs(INVENTORY, 5, null), 4)).rejects.toThrow(/answered twice/);
+  });
+
+  it('stops after maxCalls partner calls with a short page that continues', async () => {
+    const upstream = partner(50, { inclusive: false, cap: 2 });
+    const loader = createInventoryPageLoader(upstream.fetchPage);
+    const page = await loadItemsPage(loader, INVENTORY, parseItemsArgs(INVENTORY, 100, null), 3);
+    expect(upstream.calls).toHaveLength(3);
+    expect(page.nodes.map((node) => node.assetId)).toEqual(upstream.assets.slice(0, 6));
+    expect(page.pageInfo.hasNextPage).toBe(true);
+    const next = await loadItemsPage(
+      createInventoryPageLoader(upstream.fetchPage),
+      INVENTORY,
+      parseItemsArgs(INVENTORY, 100, page.pageInfo.endCursor),
+      3,
+    );
+    expect(next.nodes[0]!.assetId).toBe(upstream.assets[6]);
+  });
+
+  it('refuses a cursor of another inventory', () => {
+    const upstream = partner(5, { inclusive: false, cap: null });
+    return loadItemsPage(createInventoryPageLoader(upstream.fetchPage), INVENTORY, parseItemsArgs(INVENTORY, 2, null), 4).then((page) => {
+      expect(() => parseItemsArgs({ platformId: 'q', appId: 1 }, 2, page.pageInfo.endCursor)).toThrow(
+        /belongs to another inventory's items/,
+      );
+      expect(() => parseItemsArgs({ platformId: 'p', appId: 2 }, 2, page.pageInfo.endCursor)).toThrow(
+        /belongs to another inventory's items/,
+      );
+    });
   });
 
   it.each([101, -1, 2.5])('refuses first: %d', (first) => {
-    expect(() => parseItemsArgs(first, null)).toThrow(/Argument 'first' must be an integer from 0 to 100/);
+    expect(() => parseItemsArgs(INVENTORY, first, null)).toThrow(/Argument 'first' must be an integer from 0 to 100/);
   });
 });

@@ -1,0 +1,155 @@
+// The circuit breaker of one upstream base, built to isolate: it opens on a failure ratio over a
+// sampling window with a minimum volume (cockatiel's SamplingBreaker), and only when the failures
+// in that window come from several distinct inventories and callers. One caller's broken
+// inventory, or one broken credential, fails alone and never closes the partner to everyone else.
+import { createHash } from 'node:crypto';
+import {
+  BrokenCircuitError,
+  CircuitState,
+  IsolatedCircuitError,
+  SamplingBreaker,
+  circuitBreaker,
+  handleWhen,
+  type CircuitBreakerPolicy,
+  type IBreaker,
+} from 'cockatiel';
+import { isOutage } from './error-from-response.js';
+
+/**
+ * What a call's outcome is attributed to, by dimension: `{ inventory: '730/7656…', caller: '…' }`.
+ * A dimension seen failing in the window must show `minimumDistinct` values before the circuit opens.
+ */
+export type FaultDomains = Readonly<Record<string, string>>;
+
+export interface CircuitOptions {
+  /** Share of the window's calls (0 to 1, exclusive) that must fail. */
+  failureRatio: number;
+  windowMs: number;
+  /** Calls in the window below which the circuit never opens, however many fail. */
+  minimumCalls: number;
+  /** Distinct failing values each dimension needs (see FaultDomains). */
+  minimumDistinct: number;
+  /** How long the circuit stays open before one probe call is let through. */
+  halfOpenAfterMs: number;
+}
+
+/** A credential as a fault domain: a short digest, so that the breaker never holds the secret itself. */
+export function credentialDomain(secret: string): string {
+  return createHash('sha256').update(secret).digest('base64url').slice(0, 16);
+}
+
+/** SamplingBreaker's decision, gated on the spread of the window's failures over fault domains. */
+class SpreadSamplingBreaker implements IBreaker {
+  private readonly sampling: SamplingBreaker;
+  /** Per dimension: each failing value and when it last failed, oldest first. */
+  private readonly failing = new Map<string, Map<string, number>>();
+
+  constructor(private readonly options: CircuitOptions) {
+    this.sampling = new SamplingBreaker({
+      threshold: options.failureRatio,
+      duration: options.windowMs,
+      minimumRps: (options.minimumCalls * 1000) / options.windowMs,
+    });
+  }
+
+  get state(): unknown {
+    return this.sampling.state;
+  }
+
+  set state(value: unknown) {
+    this.sampling.state = value;
+  }
+
+  noteFailure(domains: FaultDomains): void {
+    const now = Date.now();
+    for (const [dimension, value] of Object.entries(domains)) {
+      let values = this.failing.get(dimension);
+      if (!values) this.failing.set(dimension, (values = new Map()));
+      // Re-inserted so that the map stays ordered by the last failure.
+      values.delete(value);
+      values.set(value, now);
+    }
+  }
+
+  success(state: CircuitState): void {
+    this.sampling.success(state);
+    if (state === CircuitState.HalfOpen) this.failing.clear();
+  }
+
+  failure(state: CircuitState): boolean {
+    const sampledOpen = this.sampling.failure(state);
+    if (state !== CircuitState.Closed) return true;
+    return sampledOpen && this.failuresAreSpread();
+  }
+
+  private failuresAreSpread(): boolean {
+    const since = Date.now() - this.options.windowMs;
+    for (const values of this.failing.values()) {
+      for (const [value, at] of values) {
+        if (at >= since) break;
+        values.delete(value);
+      }
+      if (values.size > 0 && values.size < this.options.minimumDistinct) return false;
+    }
+    return true;
+  }
+}
+
+export class PartnerCircuit {
+  private readonly breaker: SpreadSamplingBreaker;
+  private readonly policy: CircuitBreakerPolicy;
+  private openedAt = 0;
+
+  constructor(private readonly options: CircuitOptions) {
+    this.breaker = new SpreadSamplingBreaker(options);
+    this.policy = circuitBreaker(
+      handleWhen((error) => isOutage(error)),
+      { halfOpenAfter: options.halfOpenAfterMs, breaker: this.breaker },
+    );
+    this.policy.onBreak(() => {
+      this.openedAt = Date.now();
+    });
+  }
+
+  /** 'closed', 'open', 'halfOpen' or 'isolated'. */
+  get state(): string {
+    return STATE_NAMES[this.policy.state] ?? 'unknown';
+  }
+
+  /**
+   * Whole seconds until the next probe when a call would be refused right now (open, or a probe
+   * already under way); undefined when a call may go. Callers are never made to wait on a probe.
+   */
+  refusal(): number | undefined {
+    switch (this.policy.state) {
+      case CircuitState.Open: {
+        const remaining = this.openedAt + this.options.halfOpenAfterMs - Date.now();
+        return remaining > 0 ? Math.max(1, Math.ceil(remaining / 1000)) : undefined;
+      }
+      case CircuitState.HalfOpen:
+        return 1;
+      case CircuitState.Isolated:
+        return Math.max(1, Math.ceil(this.options.halfOpenAfterMs / 1000));
+      default:
+        return undefined;
+    }
+  }
+
+  /** Runs one logical call (its retries included): one outcome for the breaker, attributed to `domains`. */
+  execute<T>(domains: FaultDomains, fn: () => Promise<T>): Promise<T> {
+    return this.policy.execute(async () => {
+      try {
+        return await fn();
+      } catch (error) {
+        if (isOutage(error)) this.breaker.noteFailure(domains);
+        throw error;
+      }
+    });
+  }
+}
+
+export const isBrokenCircuit = (error: unknown): boolean =>
+  error instanceof BrokenCircuitError || error instanceof IsolatedCircuitError;
+
+// Indexed by cockatiel's CircuitState enum (Closed, Open, HalfOpen, Isolated).
+const STATE_NAMES = ['closed', 'open', 'halfOpen', 'isolated'];

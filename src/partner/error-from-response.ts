@@ -1,0 +1,97 @@
+// The client's `errorFromResponse` hook (after Apollo's RESTDataSource): what a failed attempt
+// means, as a typed error, and whether another attempt may help.
+import type { Dispatcher } from 'undici';
+import {
+  ForbiddenError,
+  RateLimitedError,
+  UnauthenticatedError,
+  UpstreamBadResponseError,
+  UpstreamTimeoutError,
+  UpstreamUnavailableError,
+  type TradegraphError,
+} from '../errors.js';
+
+/** A transient failure worth another attempt: no answer, or a gateway that may recover. */
+export class RetryableFailure extends Error {
+  constructor(readonly failure: TradegraphError) {
+    super(failure.message);
+  }
+}
+
+/** The client that asked for the call went away; not an outage of the partner API. */
+export class ClientGoneError extends Error {
+  constructor() {
+    super('the client closed the request');
+  }
+}
+
+const RETRYABLE_STATUS = new Set([502, 503, 504]);
+
+/** A status other than 200, as a typed error (wrapped in RetryableFailure when a retry may help). */
+export function errorFromStatus(
+  operation: string,
+  status: number,
+  headers: Dispatcher.ResponseData['headers'],
+): Error {
+  switch (status) {
+    case 401:
+      return new UnauthenticatedError(
+        'The partner API refused the access token (HTTP 401); send a valid one as Authorization: Bearer <token>.',
+      );
+    case 403:
+      return new ForbiddenError(`The access token lacks the permission '${operation}' needs (HTTP 403).`);
+    case 429:
+      return new RateLimitedError(
+        `The partner API is rate limiting '${operation}' (HTTP 429).`,
+        parseRetryAfter(headers['retry-after']),
+      );
+  }
+  if (status >= 500) {
+    const failure = new UpstreamUnavailableError(operation, `it answered HTTP ${status}`);
+    return RETRYABLE_STATUS.has(status) ? new RetryableFailure(failure) : failure;
+  }
+  return new UpstreamBadResponseError(operation, `unexpected HTTP status ${status}`);
+}
+
+/** Why a call's abort signal fired, if it did. */
+export interface AbortCause {
+  timedOut: boolean;
+  deadlinePassed: boolean;
+  clientGone: boolean;
+}
+
+/**
+ * A failure to get an answer: our timeout, the operation's deadline, the client leaving, a body
+ * over its size limit, or the connection.
+ */
+export function errorFromRequestFailure(
+  operation: string,
+  error: unknown,
+  abort: AbortCause,
+  limits: { timeoutMs: number; deadlineMs: number },
+): Error {
+  if (abort.deadlinePassed) return new UpstreamTimeoutError(operation, limits.deadlineMs, true);
+  if (abort.timedOut) return new UpstreamTimeoutError(operation, limits.timeoutMs);
+  if (abort.clientGone) return new ClientGoneError();
+  if (error instanceof UpstreamBadResponseError) return error;
+  const code = (error as { code?: string } | null)?.code;
+  return new RetryableFailure(
+    new UpstreamUnavailableError(operation, `the connection failed (${code ?? 'unknown error'})`),
+  );
+}
+
+/** Only outages of the partner count towards opening its circuit: a 4xx or an envelope error is an answer. */
+export function isOutage(error: unknown): boolean {
+  const failure = error instanceof RetryableFailure ? error.failure : error;
+  return failure instanceof UpstreamUnavailableError || (failure instanceof UpstreamTimeoutError && !failure.deadline);
+}
+
+/** Retry-After is either delta-seconds or an HTTP date; answers whole seconds from now. */
+export function parseRetryAfter(value: string | string[] | undefined): number | undefined {
+  const text = Array.isArray(value) ? value[0] : value;
+  if (!text) return undefined;
+  if (/^\d+$/.test(text.trim())) return Number(text.trim());
+  const date = Date.parse(text);
+  if (Number.isNaN(date)) return undefined;
+  return Math.max(0, Math.ceil((date - Date.now()) / 1000));
+}

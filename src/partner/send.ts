@@ -1,0 +1,136 @@
+// The client's `willSendRequest` and `fetch` hooks (after Apollo's RESTDataSource): the URL with
+// every path segment percent-encoded, the headers, one attempt over the pool, and the body read
+// up to the call's own size cap.
+import type { Dispatcher, Pool } from 'undici';
+import { UpstreamBadResponseError } from '../errors.js';
+
+/** The path below the base as segments, each encoded here; query values undefined are left out. */
+export function pathAndQuery(
+  prefix: string,
+  segments: readonly (string | number)[],
+  query: Record<string, string | number | undefined> = {},
+): { path: string; pathAndQuery: string } {
+  const path = `${prefix}/${segments.map((segment) => encodeURIComponent(String(segment))).join('/')}`;
+  const params = new URLSearchParams();
+  for (const [name, value] of Object.entries(query)) {
+    if (value !== undefined) params.append(name, String(value));
+  }
+  const text = params.toString();
+  return { path, pathAndQuery: text ? `${path}?${text}` : path };
+}
+
+export interface Attempt {
+  operation: string;
+  method: 'GET' | 'POST';
+  pathAndQuery: string;
+  headers: Record<string, string>;
+  body?: string;
+  signal: AbortSignal;
+  maxResponseBytes: number;
+}
+
+export interface AttemptResponse {
+  status: number;
+  headers: Dispatcher.ResponseData['headers'];
+  /** The body as text; null for a status other than 200, whose body is discarded. */
+  text: string | null;
+}
+
+/** Sends one attempt; throws what undici throws, or UPSTREAM_BAD_RESPONSE for a body over its cap. */
+export async function sendAttempt(pool: Pool, attempt: Attempt): Promise<AttemptResponse> {
+  const response = await pool.request({
+    method: attempt.method,
+    path: attempt.pathAndQuery,
+    headers: attempt.headers,
+    body: attempt.body,
+    signal: attempt.signal,
+  });
+  const { statusCode, headers } = response;
+  if (statusCode !== 200) {
+    await response.body.dump().catch(() => undefined);
+    return { status: statusCode, headers, text: null };
+  }
+  return { status: statusCode, headers, text: await readCapped(response, attempt) };
+}
+
+/**
+ * Reads the body while it stays under the call's cap: a page of `count` items has a size it can
+ * reach, and anything larger is refused before it is held, declared (content-length) or streamed.
+ */
+async function readCapped(response: Dispatcher.ResponseData, attempt: Attempt): Promise<string> {
+  const tooLarge = () =>
+    new UpstreamBadResponseError(attempt.operation, `the body exceeds ${attempt.maxResponseBytes} bytes`);
+  const declared = Number(response.headers['content-length']);
+  if (Number.isFinite(declared) && declared > attempt.maxResponseBytes) {
+    // undici reports a destroyed, unread body as an 'error' event: nobody waits for it here.
+    response.body.on('error', () => undefined).destroy();
+    throw tooLarge();
+  }
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of response.body as AsyncIterable<Buffer>) {
+    size += chunk.length;
+    // Leaving the loop destroys the body (the iterator's return).
+    if (size > attempt.maxResponseBytes) throw tooLarge();
+    chunks.push(chunk);
+  }
+  return Buffer.concat(chunks, size).toString('utf8');
+}
+
+/**
+ * One call's abort signal: it fires when the call's timeout passes, when the operation's deadline
+ * passes, or when the client that asked for the call goes away, and says which. One controller and
+ * one timer per call, both released when the call settles (AbortSignal.timeout would keep its
+ * timer, and AbortSignal.any its links, alive for the whole timeout after the call is done).
+ */
+export class CallAbort {
+  timedOut = false;
+  deadlinePassed = false;
+  clientGone = false;
+  private readonly controller = new AbortController();
+  private readonly timer: NodeJS.Timeout;
+
+  constructor(
+    timeoutMs: number,
+    private readonly clientSignal: AbortSignal | undefined,
+    private readonly deadlineSignal: AbortSignal | undefined,
+  ) {
+    this.timer = setTimeout(this.onTimeout, timeoutMs);
+    if (deadlineSignal?.aborted) this.onDeadline();
+    else deadlineSignal?.addEventListener('abort', this.onDeadline);
+    if (clientSignal?.aborted) this.onClientGone();
+    else clientSignal?.addEventListener('abort', this.onClientGone);
+  }
+
+  get signal(): AbortSignal {
+    return this.controller.signal;
+  }
+
+  get aborted(): boolean {
+    return this.controller.signal.aborted;
+  }
+
+  dispose(): void {
+    clearTimeout(this.timer);
+    this.clientSignal?.removeEventListener('abort', this.onClientGone);
+    this.deadlineSignal?.removeEventListener('abort', this.onDeadline);
+  }
+
+  private readonly onTimeout = () => {
+    if (this.aborted) return;
+    this.timedOut = true;
+    this.controller.abort();
+  };
+
+  private readonly onDeadline = () => {
+    if (this.aborted) return;
+    this.deadlinePassed = true;
+    this.controller.abort();
+  };
+
+  private readonly onClientGone = () => {
+    if (this.aborted) return;
+    this.clientGone = true;
+    this.controller.abort();
+  };
+}

@@ -1,0 +1,55 @@
+// Incremental delivery: @defer and @stream with Yoga's plugin, answered over multipart/mixed or
+// text/event-stream. A client that can take neither gets a coded refusal before anything runs.
+import { useDeferStream } from '@graphql-yoga/plugin-defer-stream';
+import { BREAK, visit, type DocumentNode } from 'graphql';
+import type { Plugin, YogaInitialContext } from 'graphql-yoga';
+import { IncrementalDeliveryNotAcceptedError } from '../errors.js';
+
+const INCREMENTAL_DIRECTIVES = new Set(['defer', 'stream']);
+
+const usesIncremental = new WeakMap<DocumentNode, boolean>();
+
+/**
+ * Whether a document holds @defer or @stream anywhere (even `if: false`): such a document runs on
+ * graphql-js's incremental executor, which is the one that honours them. Worked out once per document.
+ */
+export function usesIncrementalDelivery(document: DocumentNode): boolean {
+  let found = usesIncremental.get(document);
+  if (found === undefined) {
+    found = false;
+    visit(document, {
+      Directive(directive) {
+        if (!INCREMENTAL_DIRECTIVES.has(directive.name.value)) return undefined;
+        found = true;
+        return BREAK;
+      },
+    });
+    usesIncremental.set(document, found);
+  }
+  return found;
+}
+
+/** Media types under which Yoga streams payloads (its result processors), with their wildcards. */
+const STREAMING_MEDIA_TYPES = new Set(['multipart/mixed', 'text/event-stream', 'multipart/*', 'text/*', '*/*']);
+
+/** Whether the Accept header lets Yoga answer in several payloads; no header accepts anything. */
+export function acceptsIncrementalDelivery(accept: string | null): boolean {
+  if (accept === null || accept.trim() === '') return true;
+  return accept.split(',').some((entry) => {
+    const [type = '', ...parameters] = entry.split(';').map((part) => part.trim().toLowerCase());
+    return STREAMING_MEDIA_TYPES.has(type) && !parameters.some((parameter) => /^q=0(\.0*)?$/.test(parameter));
+  });
+}
+
+export function useIncrementalDelivery<TContext extends YogaInitialContext>(): Plugin<TContext>[] {
+  return [
+    useDeferStream() as Plugin<TContext>,
+    {
+      onExecute({ args, setResultAndStopExecution }) {
+        if (!usesIncrementalDelivery(args.document)) return;
+        if (acceptsIncrementalDelivery(args.contextValue.request.headers.get('accept'))) return;
+        setResultAndStopExecution({ errors: [new IncrementalDeliveryNotAcceptedError()] });
+      },
+    },
+  ];
+}
