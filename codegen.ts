@@ -6,7 +6,8 @@ import { addTypenameSelectionDocumentTransform } from '@graphql-codegen/client-p
 const TYPED_DOCUMENTS_CONFIG = {
   useTypeImports: true,
   enumsAsTypes: true,
-  scalars: { DateTime: 'string', Decimal: 'string', JSON: 'unknown' },
+  // The federation scalars only appear in directive arguments; typed as what they hold.
+  scalars: { DateTime: 'string', Decimal: 'string', JSON: 'unknown', link__Import: 'string', federation__FieldSet: 'string' },
 };
 
 const config: CodegenConfig = {

@@ -30,9 +30,9 @@ export type Scalars = {
    */
   JSON: { input: unknown; output: unknown; }
   /** A selection set of fields, as text. */
-  federation__FieldSet: { input: any; output: any; }
+  federation__FieldSet: { input: string; output: string; }
   /** A name imported from a linked specification. */
-  link__Import: { input: any; output: any; }
+  link__Import: { input: string; output: string; }
 };
 
 /**
