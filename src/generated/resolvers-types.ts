@@ -35,6 +35,10 @@ export type Scalars = {
    * API has not fixed (they have only been observed as null).
    */
   JSON: { input: unknown; output: unknown; }
+  /** A selection set of fields, as text. */
+  federation__FieldSet: { input: string; output: string; }
+  /** A name imported from a linked specification. */
+  link__Import: { input: string; output: string; }
 };
 
 /**
@@ -392,10 +396,28 @@ export type QueryNodeArgs = {
   id: Scalars['ID']['input'];
 };
 
+/** What a linked specification is for. */
+export type Link__Purpose =
+  /** It changes how the schema executes. */
+  | 'EXECUTION'
+  /** It adds metadata about security to the schema. */
+  | 'SECURITY';
+
 
 
 export type ResolverTypeWrapper<T> = Promise<T> | T;
 
+export type ReferenceResolver<TResult, TReference, TContext> = (
+      reference: TReference,
+      context: TContext,
+      info: GraphQLResolveInfo
+    ) => Promise<TResult> | TResult;
+
+      type ScalarCheck<T, S> = S extends true ? T : NullableCheck<T, S>;
+      type NullableCheck<T, S> = Maybe<T> extends T ? Maybe<ListCheck<NonNullable<T>, S>> : ListCheck<T, S>;
+      type ListCheck<T, S> = T extends (infer U)[] ? NullableCheck<U, S>[] : GraphQLRecursivePick<T, S>;
+      export type GraphQLRecursivePick<T, S> = { [K in keyof T & keyof S]: ScalarCheck<T[K], S[K]> };
+    
 
 export type ResolverWithResolve<TResult, TParent, TContext, TArgs> = {
   resolve: ResolverFn<TResult, TParent, TContext, TArgs>;
@@ -459,7 +481,22 @@ export type DirectiveResolverFn<TResult = Record<PropertyKey, never>, TParent = 
   info: GraphQLResolveInfo
 ) => TResult | Promise<TResult>;
 
+/** Mapping of federation types */
+export type FederationTypes = {
+  Inventory: Inventory;
+  InventoryItem: InventoryItem;
+};
 
+/** Mapping of federation reference types */
+export type FederationReferenceTypes = {
+  Inventory:
+    ( { __typename: 'Inventory' }
+    & ( GraphQLRecursivePick<FederationTypes['Inventory'], {"id":true}>
+        | GraphQLRecursivePick<FederationTypes['Inventory'], {"platformId":true,"appId":true}> ) );
+  InventoryItem:
+    ( { __typename: 'InventoryItem' }
+    & GraphQLRecursivePick<FederationTypes['InventoryItem'], {"id":true}> );
+};
 
 
 /** Mapping of interface types */
@@ -473,54 +510,68 @@ export type ResolversInterfaceTypes<_RefType extends Record<string, unknown>> = 
 /** Mapping between all available schema types and the resolvers types */
 export type ResolversTypes = {
   AssetInfo: ResolverTypeWrapper<AssetInfoDTO>;
-  Boolean: ResolverTypeWrapper<Scalars['Boolean']['output']>;
+  Int: ResolverTypeWrapper<Scalars['Int']['output']>;
   CalculateListingFeeInput: CalculateListingFeeInput;
   CalculateListingFeePayload: ResolverTypeWrapper<Omit<CalculateListingFeePayload, 'fees'> & { fees: Array<ResolversTypes['ListingFee']> }>;
   DateTime: ResolverTypeWrapper<Scalars['DateTime']['output']>;
   Decimal: ResolverTypeWrapper<Scalars['Decimal']['output']>;
-  Float: ResolverTypeWrapper<Scalars['Float']['output']>;
-  ID: ResolverTypeWrapper<Scalars['ID']['output']>;
-  Int: ResolverTypeWrapper<Scalars['Int']['output']>;
   Inventory: ResolverTypeWrapper<InventoryRef>;
+  ID: ResolverTypeWrapper<Scalars['ID']['output']>;
   InventoryItem: ResolverTypeWrapper<InventoryItemModel>;
   InventoryItemConnection: ResolverTypeWrapper<ItemConnection>;
   InventoryItemEdge: ResolverTypeWrapper<ItemEdge>;
   ItemInfo: ResolverTypeWrapper<ItemInfoDTO>;
   JSON: ResolverTypeWrapper<Scalars['JSON']['output']>;
   ListingFee: ResolverTypeWrapper<ListingFeeResultDTO>;
+  Float: ResolverTypeWrapper<Scalars['Float']['output']>;
   ListingFeeItemInput: ListingFeeItemInput;
   Mutation: ResolverTypeWrapper<Record<PropertyKey, never>>;
   Node: ResolverTypeWrapper<ResolversInterfaceTypes<ResolversTypes>['Node']>;
   PageInfo: ResolverTypeWrapper<PageInfo>;
   Query: ResolverTypeWrapper<Record<PropertyKey, never>>;
+  federation__FieldSet: ResolverTypeWrapper<Scalars['federation__FieldSet']['output']>;
+  link__Import: ResolverTypeWrapper<Scalars['link__Import']['output']>;
+  link__Purpose: Link__Purpose;
+  Boolean: ResolverTypeWrapper<Scalars['Boolean']['output']>;
   String: ResolverTypeWrapper<Scalars['String']['output']>;
 };
 
 /** Mapping between all available schema types and the resolvers parents */
 export type ResolversParentTypes = {
   AssetInfo: AssetInfoDTO;
-  Boolean: Scalars['Boolean']['output'];
+  Int: Scalars['Int']['output'];
   CalculateListingFeeInput: CalculateListingFeeInput;
   CalculateListingFeePayload: Omit<CalculateListingFeePayload, 'fees'> & { fees: Array<ResolversParentTypes['ListingFee']> };
   DateTime: Scalars['DateTime']['output'];
   Decimal: Scalars['Decimal']['output'];
-  Float: Scalars['Float']['output'];
-  ID: Scalars['ID']['output'];
-  Int: Scalars['Int']['output'];
   Inventory: InventoryRef;
+  ID: Scalars['ID']['output'];
   InventoryItem: InventoryItemModel;
   InventoryItemConnection: ItemConnection;
   InventoryItemEdge: ItemEdge;
   ItemInfo: ItemInfoDTO;
   JSON: Scalars['JSON']['output'];
   ListingFee: ListingFeeResultDTO;
+  Float: Scalars['Float']['output'];
   ListingFeeItemInput: ListingFeeItemInput;
   Mutation: Record<PropertyKey, never>;
   Node: ResolversInterfaceTypes<ResolversParentTypes>['Node'];
   PageInfo: PageInfo;
   Query: Record<PropertyKey, never>;
+  federation__FieldSet: Scalars['federation__FieldSet']['output'];
+  link__Import: Scalars['link__Import']['output'];
+  Boolean: Scalars['Boolean']['output'];
   String: Scalars['String']['output'];
 };
+
+export type LinkDirectiveArgs = {
+  as?: Maybe<Scalars['String']['input']>;
+  for?: Maybe<Link__Purpose>;
+  import?: Maybe<Array<Maybe<Scalars['link__Import']['input']>>>;
+  url?: Maybe<Scalars['String']['input']>;
+};
+
+export type LinkDirectiveResolver<Result, Parent, ContextType = TradegraphContext, Args = LinkDirectiveArgs> = DirectiveResolverFn<Result, Parent, ContextType, Args>;
 
 export type AssetInfoResolvers<ContextType = TradegraphContext, ParentType extends ResolversParentTypes['AssetInfo'] = ResolversParentTypes['AssetInfo']> = {
   assetId?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
@@ -558,7 +609,8 @@ export interface DecimalScalarConfig extends GraphQLScalarTypeConfig<ResolversTy
   name: 'Decimal';
 }
 
-export type InventoryResolvers<ContextType = TradegraphContext, ParentType extends ResolversParentTypes['Inventory'] = ResolversParentTypes['Inventory']> = {
+export type InventoryResolvers<ContextType = TradegraphContext, ParentType extends ResolversParentTypes['Inventory'] = ResolversParentTypes['Inventory'], FederationReferenceType extends FederationReferenceTypes['Inventory'] = FederationReferenceTypes['Inventory']> = {
+  __resolveReference?: ReferenceResolver<Maybe<ResolversTypes['Inventory']> | FederationReferenceType, FederationReferenceType, ContextType>;
   appId?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
   id?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
   items?: Resolver<ResolversTypes['InventoryItemConnection'], ParentType, ContextType, Partial<InventoryItemsArgs>>;
@@ -567,7 +619,8 @@ export type InventoryResolvers<ContextType = TradegraphContext, ParentType exten
   __isTypeOf?: IsTypeOfResolverFn<ParentType, ContextType>;
 };
 
-export type InventoryItemResolvers<ContextType = TradegraphContext, ParentType extends ResolversParentTypes['InventoryItem'] = ResolversParentTypes['InventoryItem']> = {
+export type InventoryItemResolvers<ContextType = TradegraphContext, ParentType extends ResolversParentTypes['InventoryItem'] = ResolversParentTypes['InventoryItem'], FederationReferenceType extends FederationReferenceTypes['InventoryItem'] = FederationReferenceTypes['InventoryItem']> = {
+  __resolveReference?: ReferenceResolver<Maybe<ResolversTypes['InventoryItem']> | FederationReferenceType, FederationReferenceType, ContextType>;
   activityTag?: Resolver<Maybe<ResolversTypes['JSON']>, ParentType, ContextType>;
   appId?: Resolver<Maybe<ResolversTypes['Int']>, ParentType, ContextType>;
   assetId?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
@@ -679,6 +732,14 @@ export type QueryResolvers<ContextType = TradegraphContext, ParentType extends R
   node?: Resolver<Maybe<ResolversTypes['Node']>, ParentType, ContextType, RequireFields<QueryNodeArgs, 'id'>>;
 };
 
+export interface Federation__FieldSetScalarConfig extends GraphQLScalarTypeConfig<ResolversTypes['federation__FieldSet'], any> {
+  name: 'federation__FieldSet';
+}
+
+export interface Link__ImportScalarConfig extends GraphQLScalarTypeConfig<ResolversTypes['link__Import'], any> {
+  name: 'link__Import';
+}
+
 export type Resolvers<ContextType = TradegraphContext> = {
   AssetInfo?: AssetInfoResolvers<ContextType>;
   CalculateListingFeePayload?: CalculateListingFeePayloadResolvers<ContextType>;
@@ -695,5 +756,10 @@ export type Resolvers<ContextType = TradegraphContext> = {
   Node?: NodeResolvers<ContextType>;
   PageInfo?: PageInfoResolvers<ContextType>;
   Query?: QueryResolvers<ContextType>;
+  federation__FieldSet?: GraphQLScalarType;
+  link__Import?: GraphQLScalarType;
 };
 
+export type DirectiveResolvers<ContextType = TradegraphContext> = {
+  link?: LinkDirectiveResolver<any, any, ContextType>;
+};
