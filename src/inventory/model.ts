@@ -1,7 +1,6 @@
 // What the GraphQL types `Inventory` and `InventoryItem` are built from (codegen mappers).
-import { BadUserInputError } from '../errors.js';
+import { BadUserInputError, quote } from '../errors.js';
 import type { TradeInventoryItemDTO } from '../partner/models.js';
-import { quote } from './cursor.js';
 
 /** An inventory is named by its coordinates; its data is loaded only by the fields that need it. */
 export interface InventoryRef {

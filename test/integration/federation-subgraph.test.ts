@@ -4,7 +4,7 @@
 import type { GraphQLFieldResolver, GraphQLSchema } from 'graphql';
 import { describe, expect, it } from 'vitest';
 import { encodeGlobalId } from '../../src/global-id.js';
-import { quote } from '../../src/inventory/cursor.js';
+import { quote } from '../../src/errors.js';
 import { assetIdAt, DEMO_ACCESS_TOKEN, platformIdWithSize } from '../../src/simulator/data.js';
 import { errorCodes, expectNoGraphQLErrors, useTestkit, type GraphQLResponse } from '../support/testkit.js';
 
