@@ -6,11 +6,13 @@ import { addTypenameSelectionDocumentTransform } from '@graphql-codegen/client-p
 const TYPED_DOCUMENTS_CONFIG = {
   useTypeImports: true,
   enumsAsTypes: true,
-  scalars: { DateTime: 'string', Decimal: 'string', JSON: 'unknown' },
+  // The federation scalars only appear in directive arguments; typed as what they hold.
+  scalars: { DateTime: 'string', Decimal: 'string', JSON: 'unknown', link__Import: 'string', federation__FieldSet: 'string' },
 };
 
 const config: CodegenConfig = {
-  schema: 'schema/*.graphql',
+  // The federation directives' definitions come from codegen/: @apollo/subgraph adds them at run time.
+  schema: ['schema/*.graphql', 'codegen/federation-directives.graphql'],
   emitLegacyCommonJSImports: false,
   generates: {
     // Typed documents (TypedDocumentNode) of the operations in test/operations/, as a front-end
@@ -51,6 +53,8 @@ const config: CodegenConfig = {
       config: {
         useTypeImports: true,
         contextType: '../context.js#TradegraphContext',
+        // Entities (types with @key) get a typed `__resolveReference`.
+        federation: true,
         enumsAsTypes: true,
         useIndexSignature: false,
         strictScalars: true,
@@ -58,11 +62,13 @@ const config: CodegenConfig = {
           DateTime: { input: 'Date', output: 'Date' },
           Decimal: 'string',
           JSON: 'unknown',
+          link__Import: 'string',
+          federation__FieldSet: 'string',
         },
         mappers: {
           Inventory: '../inventory/model.js#InventoryRef',
           InventoryItem: '../inventory/model.js#InventoryItemModel',
-          InventoryItemConnection: '../inventory/paging.js#ItemsPage',
+          InventoryItemConnection: '../inventory/paging.js#ItemConnection',
           InventoryItemEdge: '../inventory/paging.js#ItemEdge',
           ItemInfo: '../partner/models.js#ItemInfoDTO',
           AssetInfo: '../partner/models.js#AssetInfoDTO',

@@ -50,6 +50,11 @@ export abstract class TradegraphError extends GraphQLError {
   }
 }
 
+/** Quotes client input in a message without letting a huge value through. */
+export function quote(value: string, max = 64): string {
+  return value.length > max ? `${value.slice(0, max)}…` : value;
+}
+
 export class BadUserInputError extends TradegraphError {
   readonly code = ErrorCode.BAD_USER_INPUT;
   constructor(message: string, argumentName?: string) {

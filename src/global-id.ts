@@ -1,6 +1,5 @@
 // Global object ids of the Node interface: opaque to clients, and decoded only here.
-import { BadUserInputError } from './errors.js';
-import { quote } from './inventory/cursor.js';
+import { BadUserInputError, quote } from './errors.js';
 
 export type GlobalId =
   | { type: 'Inventory'; platformId: string; appId: number }

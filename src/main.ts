@@ -62,19 +62,13 @@ async function main(): Promise<void> {
     if (stopping) return;
     stopping = true;
     logger.info({ signal }, 'shutting down: finishing requests in flight');
-    const forced = setTimeout(() => {
-      logger.warn('requests still in flight after the grace period: closing their connections');
-      service.server.closeAllConnections();
-    }, SHUTDOWN_GRACE_MS);
-    forced.unref();
-    await service.close();
+    await service.close(SHUTDOWN_GRACE_MS);
     await simulator?.close();
     if (tracing) {
       // Buffered spans are flushed, but an unreachable collector must not hold up the exit.
       const flushed = tracing.shutdown().catch((error: unknown) => logger.warn({ err: error }, 'flushing spans failed'));
       await Promise.race([flushed, delay(TRACING_FLUSH_MS, undefined, { ref: false })]);
     }
-    clearTimeout(forced);
     logger.info('stopped');
     logger.flush();
     process.exitCode = 0;

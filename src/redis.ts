@@ -6,7 +6,7 @@ import type { Redis } from 'ioredis';
 import type { Logger } from 'pino';
 
 export interface SharedRedis {
-  /** The client; ioredis is loaded only when REDIS_URL is set (some 20 MB of RSS otherwise unused). */
+  /** The client; ioredis is loaded only when REDIS_URL is set, so a single replica never holds it. */
   client(): Promise<Redis>;
   /** True while the connection is ready for commands. */
   readonly up: boolean;

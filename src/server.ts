@@ -48,8 +48,11 @@ export interface Tradegraph {
   /** The shared Redis connection; null without REDIS_URL. */
   redis: SharedRedis | null;
   listen(port: number, host?: string): Promise<string>;
-  /** Stops accepting, lets requests in flight finish, then closes the upstream pools. */
-  close(): Promise<void>;
+  /**
+   * Stops accepting, lets requests in flight finish (cutting their connections after `graceMs`),
+   * then closes the upstream pools.
+   */
+  close(graceMs?: number): Promise<void>;
 }
 
 export const GRAPHQL_PATH = '/graphql';
@@ -148,14 +151,14 @@ export function createTradegraph({ config, logger, graphiqlHeaders = {} }: Trade
     }),
     plugins,
     graphiql: config.production ? false : graphiqlOptions(graphiqlHeaders),
-    // Loaded on first use: the GraphiQL bundle holds some 45 MB of RSS that production never needs.
+    // Loaded on first use: the GraphiQL bundle is large, and production never renders it.
     renderGraphiQL: async (options) => (await import('@graphql-yoga/render-graphiql')).renderGraphiQL(options),
     landingPage: false,
     // Validation results are cached per document by useValidationCache (validation-cache.ts).
     parserAndValidationCache: { validationCache: false },
     // Bodies are already capped at MAX_BODY_BYTES and read by acceptRequestBody below; Yoga's own
-    // limit would pipe each body again through a web TransformStream (measured: 9 to 12 % of the
-    // facade's CPU per request at 10 connections, within noise at 50).
+    // limit would pipe each body again through a web TransformStream, on every request, for a
+    // check already made.
     maxRequestBodySize: false,
     // Array batching stays off: one HTTP request, one operation, one cost check.
     batching: false,
@@ -167,6 +170,7 @@ export function createTradegraph({ config, logger, graphiqlHeaders = {} }: Trade
   if (config.trustedDocuments) prepareTrustedDocuments(yoga as never, config.trustedDocuments, trustedDocuments);
 
   let shuttingDown = false;
+  let closing: Promise<void> | undefined;
   /** Responses being worked on; on shutdown they are told to close their connection when done. */
   const inFlight = new Set<ServerResponse>();
   const help = helpText({ production: config.production, graphqlPath: GRAPHQL_PATH });
@@ -249,14 +253,28 @@ export function createTradegraph({ config, logger, graphiqlHeaders = {} }: Trade
       const shownHost = address.family === 'IPv6' ? `[${address.address}]` : address.address;
       return `http://${shownHost === '0.0.0.0' ? '127.0.0.1' : shownHost}:${address.port}`;
     },
-    async close() {
-      shuttingDown = true;
-      // Without this a finished keep-alive connection would hold `close` until the client leaves.
-      for (const res of inFlight) if (!res.headersSent) res.setHeader('connection', 'close');
-      const closed = new Promise<void>((resolve) => server.close(() => resolve()));
-      server.closeIdleConnections();
-      await closed;
-      await Promise.all([partner.close(), redis?.close()]);
+    close(graceMs = Number.POSITIVE_INFINITY) {
+      // Once: a second call (the entry point's signal handler and a test's teardown) waits for the first.
+      closing ??= (async () => {
+        shuttingDown = true;
+        // Without this a finished keep-alive connection would hold `close` until the client leaves.
+        for (const res of inFlight) if (!res.headersSent) res.setHeader('connection', 'close');
+        const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+        server.closeIdleConnections();
+        // A request that outlives the grace period must not keep the process from exiting: its
+        // connection is cut, which also aborts the partner calls it started.
+        const forced = Number.isFinite(graceMs)
+          ? setTimeout(() => {
+              logger.warn({ inFlight: inFlight.size }, 'requests still in flight after the grace period: closing their connections');
+              server.closeAllConnections();
+            }, graceMs)
+          : undefined;
+        forced?.unref();
+        await closed;
+        clearTimeout(forced);
+        await Promise.all([partner.close(), redis?.close()]);
+      })();
+      return closing;
     },
   };
 }

@@ -2,7 +2,7 @@
 // any other), the item's asset id (where the partner API resumes) and its position in the
 // inventory (so that a page can end on the partner's `total`).
 import { createHash } from 'node:crypto';
-import { BadUserInputError } from '../errors.js';
+import { BadUserInputError, quote } from '../errors.js';
 import type { InventoryRef } from './model.js';
 
 export interface ItemCursor {
@@ -35,9 +35,4 @@ export function decodeItemCursor(cursor: string, inventory: InventoryRef): ItemC
     throw new BadUserInputError(`Cursor '${quote(cursor)}' belongs to another inventory's items.`, 'after');
   }
   return { index: Number(match[2]), assetId: match[3]! };
-}
-
-/** Quotes client input in a message without letting a huge value through. */
-export function quote(value: string, max = 64): string {
-  return value.length > max ? `${value.slice(0, max)}…` : value;
 }

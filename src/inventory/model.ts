@@ -1,10 +1,36 @@
 // What the GraphQL types `Inventory` and `InventoryItem` are built from (codegen mappers).
+import { BadUserInputError, quote } from '../errors.js';
 import type { TradeInventoryItemDTO } from '../partner/models.js';
 
 /** An inventory is named by its coordinates; its data is loaded only by the fields that need it. */
 export interface InventoryRef {
   readonly platformId: string;
   readonly appId: number;
+}
+
+// Platform account ids are path segments upstream: short, of URL-safe characters only, and never
+// a dot segment ('.', '..'), which a normalising proxy would read as a move to another path.
+const PLATFORM_ID = /^[A-Za-z0-9._-]{1,64}$/;
+const DOTS_ONLY = /^\.+$/;
+
+/** An inventory's coordinates, checked before anything is asked of the partner API. */
+export function toInventoryRef(platformId: string, appId: number): InventoryRef {
+  if (DOTS_ONLY.test(platformId)) {
+    throw new BadUserInputError(
+      `Argument 'platformId' must name one account, not a dot path segment; got '${quote(platformId)}'.`,
+      'platformId',
+    );
+  }
+  if (!PLATFORM_ID.test(platformId)) {
+    throw new BadUserInputError(
+      `Argument 'platformId' must be 1 to 64 letters, digits, '.', '_' or '-'; got '${quote(platformId)}'.`,
+      'platformId',
+    );
+  }
+  if (appId <= 0) {
+    throw new BadUserInputError(`Argument 'appId' must be a positive game id; got ${appId}.`, 'appId');
+  }
+  return { platformId, appId };
 }
 
 /** Where an item was read: its global id is built from its inventory's coordinates. */

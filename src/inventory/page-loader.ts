@@ -3,7 +3,7 @@
 // wants only the inventory's `total` rides along on any page of that inventory.
 import DataLoader from 'dataloader';
 import { ITEM_INVENTORY, type InventoryItemModel, type InventoryRef } from './model.js';
-import type { InventoryPageDTO } from '../partner/models.js';
+import type { TradeInventoryResponseDTO } from '../partner/models.js';
 
 export interface InventoryPageKey extends InventoryRef {
   /** The asset to start from (a digit string), or null for the inventory's start. */
@@ -23,7 +23,7 @@ export type FetchInventoryPage = (request: {
   appId: number;
   startAssetId: string | null;
   count: number;
-}) => Promise<InventoryPageDTO>;
+}) => Promise<TradeInventoryResponseDTO>;
 
 export type InventoryPageLoader = DataLoader<InventoryPageKey, InventoryPage, string>;
 
@@ -82,7 +82,7 @@ export function createInventoryPageLoader(fetchPage: FetchInventoryPage): Invent
   );
 }
 
-function toInventoryPage(inventory: InventoryRef, page: InventoryPageDTO): InventoryPage {
+function toInventoryPage(inventory: InventoryRef, page: TradeInventoryResponseDTO): InventoryPage {
   const ref: InventoryRef = { platformId: inventory.platformId, appId: inventory.appId };
   for (const item of page.list) (item as { [ITEM_INVENTORY]?: InventoryRef })[ITEM_INVENTORY] = ref;
   return { total: page.total, items: page.list as InventoryItemModel[] };

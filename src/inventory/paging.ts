@@ -15,7 +15,7 @@ export interface ItemEdge {
   node: InventoryItemModel;
 }
 
-export interface ItemsPageInfo {
+export interface ItemPageInfo {
   hasNextPage: boolean;
   hasPreviousPage: boolean;
   startCursor: string | null;
@@ -26,8 +26,8 @@ export interface ItemsPageInfo {
  * What `InventoryItemConnection` is built from. Edge cursors are written only when a client asks
  * for `edges`: most pages are read as `nodes` with at most `endCursor`.
  */
-export class ItemsPage {
-  readonly pageInfo: ItemsPageInfo;
+export class ItemConnection {
+  readonly pageInfo: ItemPageInfo;
   private readonly tag: string;
 
   constructor(
@@ -86,12 +86,12 @@ export function parseItemsArgs(
  * answers two items at a time then yields a short page with `hasNextPage` and a cursor that
  * continues it (as Relay allows), not a hundred sequential calls.
  */
-export async function loadItemsPage(
+export async function loadItemConnection(
   loader: InventoryPageLoader,
   inventory: InventoryRef,
   { first, after }: ItemsArgs,
   maxCalls: number,
-): Promise<ItemsPage> {
+): Promise<ItemConnection> {
   const wanted = first + 1;
   const collected: InventoryItemModel[] = [];
   const seen = new Set<string>();
@@ -128,5 +128,5 @@ export async function loadItemsPage(
     start = collected[collected.length - 1]!.assetId;
   }
 
-  return new ItemsPage(inventory, collected.slice(0, first), firstIndex, collected.length > first || cutShort, total ?? null);
+  return new ItemConnection(inventory, collected.slice(0, first), firstIndex, collected.length > first || cutShort, total ?? null);
 }

@@ -3,7 +3,7 @@
 import { PartnerClient, type PartnerClientOptions } from './client.js';
 import { readInventoryPage, type ReadInventoryParams } from './inventory.js';
 import { calculateListingFees, type CalculateListingFeesParams } from './listing-fee.js';
-import type { InventoryPageDTO, ListingFeeResultDTO } from './models.js';
+import type { TradeInventoryResponseDTO, ListingFeeResultDTO } from './models.js';
 import type { UpstreamProbeResult } from './observer.js';
 
 export interface PartnerApiOptions extends Omit<PartnerClientOptions, 'baseUrl' | 'secrets'> {
@@ -26,7 +26,7 @@ export class PartnerApi {
     this.appKey = appKey;
   }
 
-  readInventoryPage(params: ReadInventoryParams): Promise<InventoryPageDTO> {
+  readInventoryPage(params: ReadInventoryParams): Promise<TradeInventoryResponseDTO> {
     return readInventoryPage(this.partnerClient, params);
   }
 

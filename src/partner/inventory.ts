@@ -4,7 +4,7 @@ import { UpstreamBadResponseError } from '../errors.js';
 import { credentialDomain } from './breaker.js';
 import type { OperationDeadline, PartnerClient } from './client.js';
 import { isRecord } from './envelope.js';
-import type { InventoryPageDTO, TradeInventoryItemDTO } from './models.js';
+import type { TradeInventoryResponseDTO, TradeInventoryItemDTO } from './models.js';
 
 export const READ_INVENTORY = 'readInventory';
 
@@ -28,7 +28,7 @@ export interface ReadInventoryParams {
 export const PAGE_ENVELOPE_BYTES = 64 * 1024;
 export const ITEM_BYTES = 16 * 1024;
 
-export async function readInventoryPage(client: PartnerClient, params: ReadInventoryParams): Promise<InventoryPageDTO> {
+export async function readInventoryPage(client: PartnerClient, params: ReadInventoryParams): Promise<TradeInventoryResponseDTO> {
   const data = await client.call({
     operation: READ_INVENTORY,
     method: 'GET',
@@ -50,7 +50,7 @@ export async function readInventoryPage(client: PartnerClient, params: ReadInven
     deadline: params.deadline,
     requestId: params.requestId,
   });
-  return toInventoryPage(data);
+  return parseInventoryPage(data);
 }
 
 const DIGITS = /^\d+$/;
@@ -59,7 +59,7 @@ const DIGITS = /^\d+$/;
  * Checks the shape of `data` cheaply (it is on every request's path): the fields paging relies on
  * are checked strictly; the item fields are passed through and checked where they are served.
  */
-export function toInventoryPage(data: unknown): InventoryPageDTO {
+export function parseInventoryPage(data: unknown): TradeInventoryResponseDTO {
   if (!isRecord(data)) throw bad("'data' is not an object");
   const { total, lastAssetId, list } = data;
   if (total !== undefined && total !== null && !Number.isSafeInteger(total)) throw bad("'total' is not an integer");

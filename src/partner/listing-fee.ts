@@ -43,10 +43,10 @@ export async function calculateListingFees(
     deadline: params.deadline,
     requestId: params.requestId,
   });
-  return toListingFeeResults(data);
+  return parseListingFeeResults(data);
 }
 
-export function toListingFeeResults(data: unknown): ListingFeeResultDTO[] {
+export function parseListingFeeResults(data: unknown): ListingFeeResultDTO[] {
   if (!Array.isArray(data)) throw bad("'data' is not an array");
   for (let index = 0; index < data.length; index++) {
     const item: unknown = data[index];

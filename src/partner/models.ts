@@ -102,7 +102,7 @@ export interface TradeInventoryItemDTO {
 }
 
 /** `TradeInventoryResponseDTO` (partner-api.md 2.1), after the shape check of `partner/inventory.ts`. */
-export interface InventoryPageDTO {
+export interface TradeInventoryResponseDTO {
   platformId?: string | null;
   appId?: number | null;
   total: number | null;

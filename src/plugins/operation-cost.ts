@@ -236,6 +236,14 @@ function selectionPrice(compile: Compile, selection: SelectionNode, parentType: 
       return () => OPERATION_COST.item;
     case 'Query.node':
       return (variables) => OPERATION_COST.pageCall + OPERATION_COST.item + (children ? children(variables, 1) : 0);
+    case 'Query._entities': {
+      // A federation gateway's entity fetch: each representation is priced as node(id:) is.
+      const representations = argumentOf(compile, field, selection, 'representations');
+      return (variables) => {
+        const count = (representations(variables) as unknown[] | undefined)?.length ?? 0;
+        return count * (OPERATION_COST.pageCall + OPERATION_COST.item + (children ? children(variables, 1) : 0));
+      };
+    }
     case 'Mutation.calculateListingFee': {
       const input = argumentOf(compile, field, selection, 'input');
       return (variables) => OPERATION_COST.pageCall + listingFeeItemsOf(input(variables)) * OPERATION_COST.item;

@@ -1,21 +1,38 @@
-// What production hides from strangers: the schema (introspection, field suggestions) and the
-// parser's internals in request errors.
+// What production hides from strangers: the schema (introspection, the subgraph SDL, field
+// suggestions) and the parser's internals in request errors.
 import { blockFieldSuggestionsPlugin } from '@escape.tech/graphql-armor-block-field-suggestions';
-import { NoSchemaIntrospectionCustomRule } from 'graphql';
+import { GraphQLError, NoSchemaIntrospectionCustomRule, type ASTVisitor, type ValidationContext } from 'graphql';
 import type { Plugin } from 'graphql-yoga';
 import type { TradegraphContext } from '../context.js';
 import type { ValidationPlugin } from './validation-cache.js';
 
 /**
- * Production hides the schema from strangers: no introspection (`__typename` still works) and no
- * "Did you mean" suggestions, which would otherwise reveal field names one guess at a time. These
- * run once per document, in useValidationCache.
+ * The federation field `_service { sdl }` prints the whole schema, as introspection would. A
+ * gateway serving a composed supergraph never asks for it, and `npm run supergraph` reads schema/.
+ */
+function NoSubgraphSdlRule(context: ValidationContext): ASTVisitor {
+  return {
+    Field(node) {
+      if (node.name.value === '_service' && context.getParentType() === context.getSchema().getQueryType()) {
+        context.reportError(
+          new GraphQLError('GraphQL introspection has been disabled, and with it the subgraph SDL field "_service".', { nodes: node }),
+        );
+      }
+    },
+  };
+}
+
+/**
+ * Production hides the schema from strangers: no introspection or subgraph SDL (`__typename` still
+ * works) and no "Did you mean" suggestions, which would otherwise reveal field names one guess at
+ * a time. These run once per document, in useValidationCache.
  */
 export function productionValidation(): ValidationPlugin[] {
   return [
     {
       onValidate({ addValidationRule }) {
         addValidationRule(NoSchemaIntrospectionCustomRule);
+        addValidationRule(NoSubgraphSdlRule);
       },
     },
     blockFieldSuggestionsPlugin({ mask: '' }),

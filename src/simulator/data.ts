@@ -3,7 +3,7 @@
 // - a digit platformId of 5+ digits holds (its last 4 digits) items, e.g. 76561198000000240 → 240
 //   items, 76561198000005000 → 5000 items, 76561198000000000 → an empty inventory;
 // - any other platformId holds 0 to 299 items, chosen by a hash of the id.
-import type { ListingFeeResultDTO, TradeInventoryItemDTO } from '../partner/models.js';
+import type { SimulatedFeeRequest, SimulatedFeeResult, SimulatedItem } from './wire.js';
 
 export const DEMO_PLATFORM_ID = '76561198000000240';
 export const DEMO_APP_ID = 730;
@@ -58,7 +58,7 @@ const RARITIES = [
 ] as const;
 
 /** The item at `index` of an inventory: every field set, in the types the document observed. */
-export function itemAt(platformId: string, appId: number, index: number): TradeInventoryItemDTO {
+export function itemAt(platformId: string, appId: number, index: number): SimulatedItem {
   const assetId = assetIdAt(platformId, appId, index);
   const weapon = WEAPONS[index % WEAPONS.length]!;
   const exterior = EXTERIORS[index % EXTERIORS.length]!;
@@ -159,7 +159,7 @@ const styleToken = (itemId: string) => `sty_${itemId}`;
 
 /** The fee rule: free at or below freeFeePrice, otherwise 2.5% of the price, rounded up. */
 export const FREE_FEE_PRICE = 99.5;
-export function listingFeeFor(item: { price: number; token?: string | null; styleToken?: string | null }): ListingFeeResultDTO {
+export function listingFeeFor(item: SimulatedFeeRequest): SimulatedFeeResult {
   const asset = item.token ? /^tok_\d+_(\d+)$/.exec(item.token) : null;
   const style = item.styleToken ? /^sty_(\d+)$/.exec(item.styleToken) : null;
   return {

@@ -209,11 +209,11 @@ function gitCommit(): string {
 /**
  * The facade runs as production runs it: `npm run build`, then `npm run start:prod`'s Node flags
  * and bundle (read from that checkout's package.json), not under tsx (whose transpiled sources and
- * source maps cost some 50 MB of RSS). A checkout from before the build script existed runs under
- * tsx.
+ * source maps take memory that production does not spend). A checkout without a build script runs
+ * under tsx.
  */
 function buildForProduction(cwd: string): ProductionCommand {
-  // start:prod and the build script came in the same commit: one implies the other.
+  // start:prod runs the bundle the build script makes: a checkout has both or neither.
   const command = productionCommand(cwd);
   if (!command) return { entry: 'src/main.ts', nodeArgs: [] };
   execFileSync('npm', ['run', '--silent', 'build'], { cwd, stdio: ['ignore', 'ignore', 'inherit'] });
@@ -350,8 +350,7 @@ async function main(): Promise<void> {
 
     // Warm-up (JIT, pools, caches), not measured: the rounds measure the steady state a
     // long-running service is in. V8 keeps optimising the facade's larger code for its first few
-    // thousand requests (measured with --trace-opt: 507 functions compiled by request 3,000, 669 by
-    // 9,000, none after 15,000), so the warm-up is a request count, not a second.
+    // thousand requests (node --trace-opt shows it), so the warm-up is a request count, not a second.
     for (const scenario of scenarios) {
       await simulatorLatency(scenario.simulatorLatencyMs ?? 0);
       for (const target of targetsOf(scenario)) {

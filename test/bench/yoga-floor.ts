@@ -1,5 +1,5 @@
 // The benchmark's Yoga floor (`npm run bench -- --floor`): the least a facade built on this
-// issue's fixed stack can cost. Yoga 5 with the service's own schema and graphql-jit executor,
+// stack (Yoga 5, graphql-jit) can cost. Yoga 5 with the service's own schema and graphql-jit executor,
 // served by Yoga's node adapter, and resolvers that make the baseline's one upstream call and
 // copy its fields (with the service's own item field resolvers), and nothing else: no DataLoaders,
 // envelop plugins, limits, metrics, logging, retries or checks of the page's shape. It answers the
@@ -7,7 +7,8 @@
 // The facade's cost over this floor is what the service itself adds; this floor's cost over the
 // baseline is what Yoga and GraphQL execution cost before any of it.
 import { createServer } from 'node:http';
-import { createSchema, createYoga } from 'graphql-yoga';
+import { buildSubgraphSchema } from '@apollo/subgraph';
+import { createYoga } from 'graphql-yoga';
 import { useCompiledExecution } from '../../src/plugins/compiled-execution.js';
 import { parseCredentials } from '../../src/context.js';
 import { encodeItemCursor, inventoryTag } from '../../src/inventory/cursor.js';
@@ -42,7 +43,8 @@ function pageOf(ref: InventoryRef, context: Context, first?: number): Promise<Js
   return page;
 }
 
-const schema = createSchema<Context>({
+// Built as the service builds it: schema/ is a federation subgraph's SDL.
+const schema = buildSubgraphSchema([{
   typeDefs: loadTypeDefs(),
   resolvers: {
     DateTime,
@@ -78,9 +80,9 @@ const schema = createSchema<Context>({
       },
     },
     // The service's own conversions of item fields (its listingFee needs loaders; the floor has none).
-    InventoryItem: { id: InventoryItem.id, tradableTime: InventoryItem.tradableTime, systemTime: InventoryItem.systemTime },
+    InventoryItem: { id: InventoryItem.id!, tradableTime: InventoryItem.tradableTime!, systemTime: InventoryItem.systemTime! },
   },
-});
+}]);
 
 const yoga = createYoga<object, Context>({
   schema,

@@ -29,6 +29,10 @@ export type Scalars = {
    * API has not fixed (they have only been observed as null).
    */
   JSON: { input: unknown; output: unknown; }
+  /** A selection set of fields, as text. */
+  federation__FieldSet: { input: string; output: string; }
+  /** A name imported from a linked specification. */
+  link__Import: { input: string; output: string; }
 };
 
 /**
@@ -385,6 +389,13 @@ export type QueryInventoryArgs = {
 export type QueryNodeArgs = {
   id: Scalars['ID']['input'];
 };
+
+/** What a linked specification is for. */
+export type Link__Purpose =
+  /** It changes how the schema executes. */
+  | 'EXECUTION'
+  /** It adds metadata about security to the schema. */
+  | 'SECURITY';
 
 export type InventoryPageQueryVariables = Exact<{
   platformId: Scalars['String']['input'];

@@ -1,11 +1,42 @@
 // Compiled execution (graphql-jit) must answer exactly what graphql-js answers: each operation is
 // sent twice, once as is (compiled) and once with a variable default added, which keeps it on
 // graphql-js, and the two answers are compared whole: scalars, partial data, errors, extensions.
-import { describe, expect, it } from 'vitest';
+// graphql-jit is watched (its calls pass through unchanged), to show which operations it compiled
+// and ran, and that a document is compiled once however often it runs.
+import { getOperationAST } from 'graphql';
+import type { compileQuery as realCompileQuery } from 'graphql-jit';
+import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { expectNoGraphQLErrors, useTestkit, type GraphQLResponse } from '../support/testkit.js';
 import { DEMO_ACCESS_TOKEN, platformIdWithSize } from '../../src/simulator/data.js';
 
+/** Every graphql-jit compilation, and every run of a query it compiled, by operation name. */
+const jit = vi.hoisted(() => ({ compiled: [] as string[], ran: [] as string[] }));
+vi.mock('graphql-jit', async (importOriginal) => {
+  const original = await importOriginal<typeof import('graphql-jit')>();
+  return {
+    ...original,
+    compileQuery: (...args: Parameters<typeof realCompileQuery>): ReturnType<typeof realCompileQuery> => {
+      const result = original.compileQuery(...args);
+      const name = getOperationAST(args[1], args[2])?.name?.value ?? '(anonymous)';
+      jit.compiled.push(name);
+      if (!('query' in result)) return result;
+      const run = result.query;
+      return {
+        ...result,
+        query: (root, context, variables) => {
+          jit.ran.push(name);
+          return run(root, context, variables);
+        },
+      };
+    },
+  };
+});
+
 const kit = useTestkit();
+beforeEach(() => {
+  jit.compiled.length = 0;
+  jit.ran.length = 0;
+});
 
 const PAGE = `query Page($platformId: String!, $appId: Int!, $first: Int, $after: String, $price: Int!) {
   inventory(platformId: $platformId, appId: $appId) {
@@ -79,5 +110,19 @@ describe('compiled execution', () => {
     const result = (await response.json()) as GraphQLResponse<{ inventory: { totalCount: number } }>;
     expectNoGraphQLErrors(result);
     expect(result.data.inventory.totalCount).toBe(3);
+  });
+
+  it('compiles a document once, runs the compiled code on every request, and leaves defaults to graphql-js', async () => {
+    const query = PAGE.replace('query Page(', 'query CompiledOnce(');
+    for (let request = 0; request < 3; request++) {
+      expectNoGraphQLErrors(await (await kit().post({ query, variables })).json());
+    }
+    expect(jit.compiled.filter((name) => name === 'CompiledOnce')).toEqual(['CompiledOnce']);
+    expect(jit.ran.filter((name) => name === 'CompiledOnce')).toEqual(['CompiledOnce', 'CompiledOnce', 'CompiledOnce']);
+
+    const withDefault = onGraphqlJs(query).replace('CompiledOnce', 'WithDefault');
+    expectNoGraphQLErrors(await (await kit().post({ query: withDefault, variables })).json());
+    expect(jit.compiled).not.toContain('WithDefault');
+    expect(jit.ran).not.toContain('WithDefault');
   });
 });

@@ -22,11 +22,18 @@ async function timed<T>(request: () => Promise<T>): Promise<{ result: T; elapsed
   return { result, elapsedMs: performance.now() - started };
 }
 
+/**
+ * One error, of `code`, on the field that needed the partner's data; on an inventory read the
+ * sibling `id`, which needs no partner call, keeps its data.
+ */
 function expectTypedError(
   { result, elapsedMs }: { result: GraphQLResponse<unknown>; elapsedMs: number },
   code: string,
+  path: string[] = ['inventory', 'totalCount'],
 ) {
   expect(errorCodes(result)).toEqual([code]);
+  expect(result.errors![0]!.path).toEqual(path);
+  if (path[0] === 'inventory') expect(result.data).toEqual({ inventory: { id: expect.any(String), totalCount: null } });
   expect(elapsedMs).toBeLessThan(UPSTREAM_TIMEOUT_MS + MARGIN_MS);
 }
 
@@ -89,11 +96,23 @@ describe('partner faults become typed errors within the timeout', () => {
   it('RATE_LIMITED with retryAfter when the partner answers 429', async () => {
     const answer = await withFault({ kind: 'http-429', retryAfter: 42 });
     expectTypedError(answer, 'RATE_LIMITED');
-    expect(answer.result.errors![0]!.extensions).toMatchObject({ retryAfter: 42 });
+    expect(answer.result.errors![0]!.extensions).toEqual({ code: 'RATE_LIMITED', retryAfter: 42 });
   });
 
-  it('UPSTREAM_ERROR when the envelope reports a failure', async () => {
-    expectTypedError(await withFault({ kind: 'envelope-error' }), 'UPSTREAM_ERROR');
+  it("UPSTREAM_ERROR when the envelope reports a failure, with the envelope's error fields as sent", async () => {
+    const answer = await withFault({ kind: 'envelope-error' });
+    expectTypedError(answer, 'UPSTREAM_ERROR');
+    const [error] = answer.result.errors!;
+    expect(error!.extensions).toEqual({
+      code: 'UPSTREAM_ERROR',
+      upstream: {
+        errorCode: 10_086,
+        errorCodeStr: 'INVENTORY_READ_FAILED',
+        errorMsg: '用户库存读取失败 (simulated)',
+        errorData: { hint: 'simulated envelope error' },
+      },
+    });
+    expect(error!.message).toBe("The partner API refused 'readInventory' with error code 10086: 用户库存读取失败 (simulated).");
   });
 
   it('keeps sibling data when one field fails', async () => {
@@ -114,7 +133,7 @@ describe('partner faults become typed errors within the timeout', () => {
   ] as const)('the listing-fee POST turns %s into %s too', async (kind, code) => {
     kit().simulator.injectFault({ operation: 'calculateListingFee', kind, delayMs: 10_000 });
     const answer = await timed(() => kit().execute(CalculateListingFeeDocument, { input: { items: [{ price: 500 }] } }));
-    expectTypedError(answer, code);
+    expectTypedError(answer, code, ['calculateListingFee']);
   });
 });
 

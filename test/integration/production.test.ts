@@ -33,6 +33,7 @@ describe('production mode', () => {
   it.each([
     ['__schema', '{ __schema { queryType { name } } }'],
     ['__type', '{ __type(name: "Inventory") { name fields { name } } }'],
+    ['the subgraph SDL', '{ _service { sdl } }'],
   ])('refuses introspection through %s', async (_field, text) => {
     expectNoGraphQLErrors(await query(developmentKit(), text));
     for (let attempt = 0; attempt < 2; attempt++) {

@@ -3,9 +3,11 @@
 // complete, new connections must be refused, and the process must exit 0 on its own.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
+import { connect as netConnect } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { DEMO_ACCESS_TOKEN, DEMO_APP_KEY } from '../../src/simulator/data.js';
+import { DEMO_ACCESS_TOKEN, DEMO_APP_KEY, DEMO_PLATFORM_ID } from '../../src/simulator/data.js';
 import { startSimulator, type PartnerSimulator } from '../../src/simulator/server.js';
+import { startTestkit } from '../support/testkit.js';
 
 const LATENCY_MS = 1500;
 
@@ -94,5 +96,54 @@ describe('graceful shutdown', () => {
     } finally {
       if (service.child.exitCode === null) service.child.kill('SIGKILL');
     }
+  });
+});
+
+/** A raw HTTP/1.1 connection to the service: what it sends, and every byte it receives. */
+async function connect(url: string) {
+  const { hostname, port } = new URL(url);
+  const socket = netConnect({ host: hostname, port: Number(port) });
+  await once(socket, 'connect');
+  let received = '';
+  socket.on('data', (chunk: Buffer) => (received += chunk.toString('utf8')));
+  const ended = new Promise<void>((resolve) => socket.once('close', () => resolve()));
+  return { socket, received: () => received, ended };
+}
+
+describe('shutting down, in process', () => {
+  it('answers /health 503 on a connection that was open when shutdown began', async () => {
+    const kit = await startTestkit();
+    const connection = await connect(kit.url);
+    // Half a request: the connection is busy, so shutdown does not close it as idle. A whole
+    // request on another connection, answered, shows the server has read the half one too.
+    connection.socket.write('GET /health HTTP/1.1\r\nHost: tradegraph\r\n');
+    expect((await fetch(`${kit.url}/health`)).status).toBe(200);
+    const closing = kit.close();
+    connection.socket.write('\r\n');
+    await connection.ended;
+    await closing;
+    const [head, body] = connection.received().split('\r\n\r\n');
+    expect(head).toMatch(/^HTTP\/1\.1 503 /);
+    expect(head!.toLowerCase()).toContain('connection: close');
+    expect(JSON.parse(body!)).toEqual({ status: 'shutting down' });
+  });
+
+  it('cuts the connection of a request still in flight after the grace period', async () => {
+    const kit = await startTestkit({ config: { upstreamTimeoutMs: 60_000 } });
+    kit.simulator.injectFault({ operation: 'readInventory', kind: 'slow', delayMs: 30_000 });
+    const connection = await connect(kit.url);
+    const body = JSON.stringify({ query: `{ inventory(platformId: "${DEMO_PLATFORM_ID}", appId: 730) { totalCount } }` });
+    connection.socket.write(
+      `POST /graphql HTTP/1.1\r\nHost: tradegraph\r\ncontent-type: application/json\r\n` +
+        `authorization: Bearer ${DEMO_ACCESS_TOKEN}\r\ncontent-length: ${Buffer.byteLength(body)}\r\n\r\n${body}`,
+    );
+    await vi.waitFor(() => expect(kit.simulator.callsOf('readInventory')).toHaveLength(1), { interval: 10 });
+
+    await kit.service.close(100);
+    await connection.ended;
+    // No answer at all: the connection was cut, not answered with an error after the partner's delay.
+    expect(connection.received()).toBe('');
+    expect(kit.logs.some((line) => line.includes('requests still in flight after the grace period'))).toBe(true);
+    await kit.close();
   });
 });

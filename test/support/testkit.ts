@@ -45,6 +45,8 @@ export interface Testkit {
   ): Promise<GraphQLResponse<TData>>;
   /** Sends a raw GraphQL request body and answers the HTTP response. */
   post(body: unknown, options?: RequestOptions): Promise<Response>;
+  /** Adds a credential that reached the service another way (through a gateway) to the secret scan. */
+  addSecret(secret: string): void;
   close(): Promise<void>;
 }
 
@@ -104,6 +106,7 @@ export async function startTestkit(options: TestkitOptions = {}): Promise<Testki
     config,
     logs,
     post,
+    addSecret: (secret) => void secrets.add(secret),
     async execute(document, variables, requestOptions) {
       const response = await post({ query: print(document), variables }, requestOptions);
       return (await response.json()) as never;

@@ -1,23 +1,77 @@
+import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { ConfigError, loadConfig } from '../../src/config.js';
 import { MANIFEST_PATH, manifest, sha256, writeManifestFile } from '../support/trusted-documents.js';
 
+const README = readFileSync(new URL('../../README.md', import.meta.url), 'utf8');
+/** README.md's configuration section: its table has one row per variable. */
+const CONFIGURATION = /^## Configuration\n([\s\S]*?)^## /m.exec(README)?.[1] ?? '';
+
 describe('loadConfig', () => {
-  it('applies the documented defaults', () => {
-    expect(loadConfig({})).toEqual(
-      expect.objectContaining({
-        port: 4000,
-        partnerApiUrl: null,
-        partnerOpenApiUrl: null,
-        partnerAppKey: null,
-        upstreamTimeoutMs: 5000,
-        listingFeeBatchMax: 50,
-        maxBodyBytes: 1_048_576,
-        logLevel: 'info',
-        production: false,
-      }),
-    );
+  it('applies the defaults to every setting', () => {
+    // Whole, not a subset: a setting added without a default shows here.
+    expect(loadConfig({})).toEqual({
+      port: 4000,
+      host: '0.0.0.0',
+      partnerApiUrl: null,
+      partnerOpenApiUrl: null,
+      partnerAppKey: null,
+      upstreamTimeoutMs: 5000,
+      upstreamMaxRetries: 2,
+      upstreamBreakerFailureRatio: 0.5,
+      upstreamBreakerWindowMs: 10_000,
+      upstreamBreakerMinCalls: 20,
+      upstreamBreakerMinDistinct: 3,
+      upstreamBreakerHalfOpenMs: 5000,
+      upstreamConnections: 64,
+      upstreamConnectionWaitMs: 1000,
+      maxOperationsInFlight: 1024,
+      operationTimeoutMs: 15_000,
+      pageMaxPartnerCalls: 4,
+      maxQueryBytes: 32_768,
+      httpHeadersTimeoutMs: 10_000,
+      httpRequestTimeoutMs: 30_000,
+      httpMaxConnections: 4096,
+      listingFeeBatchMax: 50,
+      maxBodyBytes: 1_048_576,
+      logLevel: 'info',
+      production: false,
+      tracing: null,
+      trustedDocuments: null,
+      trustedDocumentsOnly: false,
+      responseCacheTtlMs: 0,
+      redisUrl: null,
+      rateLimit: null,
+    });
   });
+
+  // README's configuration table states each variable's default; setting a variable to the default
+  // the table states must change nothing.
+  const documentedDefaults = [...CONFIGURATION.matchAll(/^\| `([A-Z_]+)` \| `([^`]+)` \|/gm)].map(([, name, value]) => [name!, value!] as const);
+
+  it("has a row in README.md's table for every variable it reads, and none for others", () => {
+    const read = new Set<string>();
+    const env = new Proxy({} as NodeJS.ProcessEnv, {
+      get: (_target, key) => {
+        if (typeof key === 'string') read.add(key);
+        return undefined;
+      },
+    });
+    loadConfig(env);
+    const rows = [...CONFIGURATION.matchAll(/^\| `([A-Z][A-Z0-9_]+)` \|/gm)].map((match) => match[1]!);
+    expect(rows.sort()).toEqual([...read].filter((key) => /^[A-Z][A-Z0-9_]+$/.test(key)).sort());
+  });
+
+  it('finds the literal defaults in README.md', () => {
+    expect(documentedDefaults.map(([name]) => name)).toEqual(expect.arrayContaining(['PORT', 'UPSTREAM_TIMEOUT_MS', 'NODE_ENV', 'OTEL_SDK_DISABLED']));
+  });
+
+  it.each(documentedDefaults.filter(([, value]) => !/^[A-Z_]+$/.test(value)))(
+    'defaults %s to the %s README.md states',
+    (name, value) => {
+      expect(loadConfig({ [name]: value })).toEqual(loadConfig({}));
+    },
+  );
 
   it('keeps the response cache, Redis and rate limits off unless configured', () => {
     expect(loadConfig({})).toEqual(expect.objectContaining({ responseCacheTtlMs: 0, redisUrl: null, rateLimit: null }));

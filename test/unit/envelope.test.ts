@@ -1,18 +1,22 @@
 import { describe, expect, it } from 'vitest';
 import { ErrorCode, PartnerEnvelopeError, type TradegraphError } from '../../src/errors.js';
 import { unwrapEnvelope } from '../../src/partner/envelope.js';
-import { toInventoryPage } from '../../src/partner/inventory.js';
-import { toListingFeeResults } from '../../src/partner/listing-fee.js';
+import { parseInventoryPage } from '../../src/partner/inventory.js';
+import { parseListingFeeResults } from '../../src/partner/listing-fee.js';
 import { redactSecrets } from '../../src/partner/redact.js';
 
-const codeOf = (run: () => unknown): string | undefined => {
+/** What `run` throws; a run that throws nothing fails the test here, outside any catch. */
+const errorOf = (run: () => unknown): unknown => {
+  let thrown: unknown = undefined;
   try {
     run();
   } catch (error) {
-    return (error as TradegraphError).code;
+    thrown = error ?? new Error('threw a nullish value');
   }
-  return undefined;
+  expect(thrown, 'expected the call to throw').toBeDefined();
+  return thrown;
 };
+const codeOf = (run: () => unknown): string | undefined => (errorOf(run) as TradegraphError).code;
 
 describe('unwrapEnvelope', () => {
   it.each([
@@ -33,12 +37,9 @@ describe('unwrapEnvelope', () => {
   });
 
   it('keeps the error fields as sent, nulls for absent ones', () => {
-    try {
-      unwrapEnvelope('op', { success: false, errorCode: 5, errorMsg: 'no', errorData: { x: [1] } });
-      expect.unreachable();
-    } catch (error) {
-      expect((error as PartnerEnvelopeError).upstream).toEqual({ errorCode: 5, errorCodeStr: null, errorMsg: 'no', errorData: { x: [1] } });
-    }
+    const error = errorOf(() => unwrapEnvelope('op', { success: false, errorCode: 5, errorMsg: 'no', errorData: { x: [1] } }));
+    expect(error).toBeInstanceOf(PartnerEnvelopeError);
+    expect((error as PartnerEnvelopeError).upstream).toEqual({ errorCode: 5, errorCodeStr: null, errorMsg: 'no', errorData: { x: [1] } });
   });
 
   it.each([null, [], 'text', 12, {}, { success: 'yes' }, { errorCode: '0' }])(
@@ -49,15 +50,15 @@ describe('unwrapEnvelope', () => {
   );
 });
 
-describe('toInventoryPage', () => {
+describe('parseInventoryPage', () => {
   it('accepts a page and keeps asset ids as text', () => {
-    const page = toInventoryPage({ total: 2, lastAssetId: '30000000000000010', list: [{ assetId: '30000000000000003' }, { assetId: 12 }] });
+    const page = parseInventoryPage({ total: 2, lastAssetId: '30000000000000010', list: [{ assetId: '30000000000000003' }, { assetId: 12 }] });
     expect(page.list.map((item) => item.assetId)).toEqual(['30000000000000003', '12']);
     expect(page).toMatchObject({ total: 2, lastAssetId: '30000000000000010' });
   });
 
   it('reads a missing list and total as an empty page of unknown size', () => {
-    expect(toInventoryPage({})).toEqual({ platformId: null, appId: null, total: null, lastAssetId: null, list: [] });
+    expect(parseInventoryPage({})).toEqual({ platformId: null, appId: null, total: null, lastAssetId: null, list: [] });
   });
 
   it.each([
@@ -69,13 +70,13 @@ describe('toInventoryPage', () => {
     ['a numeric asset id past 2^53', { list: [{ assetId: 2 ** 60 }] }],
     ['an item without asset id', { list: [{ name: 'x' }] }],
   ])('refuses %s', (_case, data) => {
-    expect(codeOf(() => toInventoryPage(data))).toBe(ErrorCode.UPSTREAM_BAD_RESPONSE);
+    expect(codeOf(() => parseInventoryPage(data))).toBe(ErrorCode.UPSTREAM_BAD_RESPONSE);
   });
 });
 
-describe('toListingFeeResults', () => {
+describe('parseListingFeeResults', () => {
   it('accepts results and turns exact numeric ids into text', () => {
-    expect(toListingFeeResults([{ assetId: 5, itemId: '7', fee: 3, freeFeePrice: 1.5 }])).toEqual([
+    expect(parseListingFeeResults([{ assetId: 5, itemId: '7', fee: 3, freeFeePrice: 1.5 }])).toEqual([
       { assetId: '5', itemId: '7', fee: 3, freeFeePrice: 1.5 },
     ]);
   });
@@ -86,7 +87,7 @@ describe('toListingFeeResults', () => {
     ['a text freeFeePrice', [{ freeFeePrice: '1' }]],
     ['an inexact numeric asset id', [{ assetId: 2 ** 60 }]],
   ])('refuses %s', (_case, data) => {
-    expect(codeOf(() => toListingFeeResults(data))).toBe(ErrorCode.UPSTREAM_BAD_RESPONSE);
+    expect(codeOf(() => parseListingFeeResults(data))).toBe(ErrorCode.UPSTREAM_BAD_RESPONSE);
   });
 });
 

@@ -51,6 +51,15 @@ describe('operationCost', () => {
     expect(cost(query, { withFees: false })).toBe(11);
   });
 
+  it('charges each representation of a federation entity fetch as node(id:), with its fields', () => {
+    const query = `query ($r: [_Any!]!) { _entities(representations: $r) {
+      ... on Inventory { totalCount items(first: 5) { nodes { id } } } ... on InventoryItem { listingFee(price: 1) { fee } } } }`;
+    const representations = (n: number) => Array.from({ length: n }, () => ({ __typename: 'Inventory', platformId: 'p', appId: 730 }));
+    expect(cost(query, { r: representations(1) })).toBe(2 + 1 + 6 + 1);
+    expect(cost(query, { r: representations(100) })).toBe(100 * (2 + 1 + 6 + 1));
+    expect(cost('{ _entities(representations: []) { __typename } }')).toBe(0);
+  });
+
   it('charges node(id:) a call for one item, and the mutation a call plus its items', () => {
     expect(cost('{ node(id: "x") { id } }')).toBe(2);
     expect(cost('mutation ($items: [ListingFeeItemInput!]!) { calculateListingFee(input: { items: $items }) { fees { fee } } }', {

@@ -2,13 +2,13 @@
 // count: the walk must be exact under every combination.
 import { describe, expect, it } from 'vitest';
 import { createInventoryPageLoader } from '../../src/inventory/page-loader.js';
-import { loadItemsPage, parseItemsArgs } from '../../src/inventory/paging.js';
-import type { InventoryPageDTO } from '../../src/partner/models.js';
+import { loadItemConnection, parseItemsArgs } from '../../src/inventory/paging.js';
+import type { TradeInventoryResponseDTO } from '../../src/partner/models.js';
 
 function partner(size: number, { inclusive, cap, total = size }: { inclusive: boolean; cap: number | null; total?: number | null }) {
   const assets = Array.from({ length: size }, (_, n) => String(9_007_199_254_740_993n + BigInt(n * 3)));
   const calls: Array<{ start: string | null; count: number }> = [];
-  const fetchPage = async ({ startAssetId, count }: { startAssetId: string | null; count: number }): Promise<InventoryPageDTO> => {
+  const fetchPage = async ({ startAssetId, count }: { startAssetId: string | null; count: number }): Promise<TradeInventoryResponseDTO> => {
     calls.push({ start: startAssetId, count });
     const at = startAssetId === null ? 0 : assets.indexOf(startAssetId) + (inclusive ? 0 : 1);
     const list = assets.slice(at, at + Math.min(count, cap ?? count)).map((assetId) => ({ assetId }));
@@ -26,7 +26,7 @@ async function walk(size: number, first: number, options: Parameters<typeof part
   for (let pages = 0; pages < 1000; pages++) {
     const loader = createInventoryPageLoader(upstream.fetchPage);
     // Four calls per page at most, as PAGE_MAX_PARTNER_CALLS defaults: short pages must stay exact.
-    const page = await loadItemsPage(loader, INVENTORY, parseItemsArgs(INVENTORY, first, after), 4);
+    const page = await loadItemConnection(loader, INVENTORY, parseItemsArgs(INVENTORY, first, after), 4);
     seen.push(...page.nodes.map((node) => node.assetId));
     if (!page.pageInfo.hasNextPage) return { seen, upstream };
     after = page.pageInfo.endCursor;
@@ -34,7 +34,7 @@ async function walk(size: number, first: number, options: Parameters<typeof part
   throw new Error('the walk did not end');
 }
 
-describe('loadItemsPage', () => {
+describe('loadItemConnection', () => {
   const cases = [
     { inclusive: false, cap: null },
     { inclusive: true, cap: null },
@@ -63,17 +63,17 @@ describe('loadItemsPage', () => {
 
   it('refuses a partner that answers an asset twice within one page', async () => {
     const loader = createInventoryPageLoader(async () => ({ total: 5, lastAssetId: null, list: [{ assetId: '1' }, { assetId: '1' }] }));
-    await expect(loadItemsPage(loader, INVENTORY, parseItemsArgs(INVENTORY, 5, null), 4)).rejects.toThrow(/answered twice/);
+    await expect(loadItemConnection(loader, INVENTORY, parseItemsArgs(INVENTORY, 5, null), 4)).rejects.toThrow(/answered twice/);
   });
 
   it('stops after maxCalls partner calls with a short page that continues', async () => {
     const upstream = partner(50, { inclusive: false, cap: 2 });
     const loader = createInventoryPageLoader(upstream.fetchPage);
-    const page = await loadItemsPage(loader, INVENTORY, parseItemsArgs(INVENTORY, 100, null), 3);
+    const page = await loadItemConnection(loader, INVENTORY, parseItemsArgs(INVENTORY, 100, null), 3);
     expect(upstream.calls).toHaveLength(3);
     expect(page.nodes.map((node) => node.assetId)).toEqual(upstream.assets.slice(0, 6));
     expect(page.pageInfo.hasNextPage).toBe(true);
-    const next = await loadItemsPage(
+    const next = await loadItemConnection(
       createInventoryPageLoader(upstream.fetchPage),
       INVENTORY,
       parseItemsArgs(INVENTORY, 100, page.pageInfo.endCursor),
@@ -84,7 +84,7 @@ describe('loadItemsPage', () => {
 
   it('refuses a cursor of another inventory', () => {
     const upstream = partner(5, { inclusive: false, cap: null });
-    return loadItemsPage(createInventoryPageLoader(upstream.fetchPage), INVENTORY, parseItemsArgs(INVENTORY, 2, null), 4).then((page) => {
+    return loadItemConnection(createInventoryPageLoader(upstream.fetchPage), INVENTORY, parseItemsArgs(INVENTORY, 2, null), 4).then((page) => {
       expect(() => parseItemsArgs({ platformId: 'q', appId: 1 }, 2, page.pageInfo.endCursor)).toThrow(
         /belongs to another inventory's items/,
       );

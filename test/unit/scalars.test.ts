@@ -1,5 +1,6 @@
 import { Kind } from 'graphql';
 import { describe, expect, it } from 'vitest';
+import { ErrorCode } from '../../src/errors.js';
 import { DateTime, Decimal, fromUnixSeconds } from '../../src/resolvers/scalars.js';
 
 describe('DateTime', () => {
@@ -19,8 +20,8 @@ describe('DateTime', () => {
 
   it('parses ISO text input and refuses other text', () => {
     expect(DateTime.parseValue('2026-01-01T00:00:00.000Z')).toEqual(new Date(Date.UTC(2026, 0, 1)));
-    expect(() => DateTime.parseValue('yesterday')).toThrow();
-    expect(() => DateTime.parseLiteral({ kind: Kind.INT, value: '1' })).toThrow();
+    expect(() => DateTime.parseValue('yesterday')).toThrow('DateTime must be an ISO-8601 string such as 2026-01-01T00:00:00.000Z.');
+    expect(() => DateTime.parseLiteral({ kind: Kind.INT, value: '1' })).toThrow('DateTime must be an ISO-8601 string.');
   });
 });
 
@@ -30,7 +31,23 @@ describe('Decimal', () => {
     expect(Decimal.parseValue(value)).toBe(value);
   });
 
-  it.each([12.5, '1e5', '12.', '.5', 'abc', null])('refuses %j', (value) => {
-    expect(() => Decimal.serialize(value)).toThrow();
+  it.each([
+    [12.5, 'a number'],
+    ['1e5', 'a string'],
+    ['12.', 'a string'],
+    ['.5', 'a string'],
+    ['abc', 'a string'],
+    [null, 'null'],
+  ])('refuses to serve %j as the partner\'s fault, UPSTREAM_BAD_RESPONSE', (value, described) => {
+    expect(() => Decimal.serialize(value)).toThrow(
+      expect.objectContaining({
+        code: ErrorCode.UPSTREAM_BAD_RESPONSE,
+        message: expect.stringContaining(`a decimal field holds ${described}, not decimal text`),
+      }),
+    );
+  });
+
+  it.each([12.5, '1e5', '12.', 'abc'])('refuses %j as input', (value) => {
+    expect(() => Decimal.parseValue(value)).toThrow('Decimal must be decimal text such as "12.50".');
   });
 });

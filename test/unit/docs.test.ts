@@ -1,0 +1,88 @@
+// The documentation stays a reference that holds: README.md within 12 KB, every relative link in it
+// and in docs/ resolving (anchors included), every `npm run` script the docs name existing, and the
+// README's layout section listing exactly the folders under src/.
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { dirname, join, relative, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+
+const ROOT = fileURLToPath(new URL('../../', import.meta.url));
+const README = join(ROOT, 'README.md');
+const read = (file: string) => readFileSync(file, 'utf8');
+
+function markdownUnder(dir: string): string[] {
+  return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
+    const path = join(dir, entry.name);
+    if (entry.isDirectory()) return markdownUnder(path);
+    return entry.name.endsWith('.md') ? [path] : [];
+  });
+}
+const DOCS = [README, ...markdownUnder(join(ROOT, 'docs'))];
+const name = (file: string) => relative(ROOT, file);
+
+/** GitHub's anchor for a heading: lower case, punctuation dropped, spaces as hyphens. */
+const anchorOf = (heading: string) =>
+  heading
+    .trim()
+    .toLowerCase()
+    .replace(/[^\p{L}\p{N}\s_-]/gu, '')
+    .replace(/\s/g, '-');
+const anchorsIn = (file: string) => [...read(file).matchAll(/^#{1,6} (.+)$/gm)].map((match) => anchorOf(match[1]!));
+
+/** Markdown links outside code: `[text](target)`, with the target's path and anchor. */
+function linksIn(file: string): Array<{ target: string; path: string; anchor: string | null }> {
+  const prose = read(file).replace(/```[\s\S]*?```/g, '').replace(/`[^`\n]*`/g, '');
+  return [...prose.matchAll(/\]\(([^)\s]+)\)/g)].map(([, target]) => {
+    const [path, anchor] = target!.split('#');
+    return { target: target!, path: path!, anchor: anchor ?? null };
+  });
+}
+
+describe('README.md', () => {
+  it('is a reference of at most 12 KB', () => {
+    expect(statSync(README).size).toBeLessThanOrEqual(12 * 1024);
+  });
+
+  it("lists in its layout section exactly the folders under src/, and only files that exist", () => {
+    const layout = /## Layout[\s\S]*?```\n([\s\S]*?)```/.exec(read(README))?.[1] ?? '';
+    const entries = [...layout.matchAll(/^(src\/\S+)/gm)].map((match) => match[1]!);
+    const folders = readdirSync(join(ROOT, 'src'), { withFileTypes: true })
+      .filter((entry) => entry.isDirectory())
+      .map((entry) => `src/${entry.name}/`);
+    expect(entries.filter((entry) => entry.endsWith('/')).sort()).toEqual(folders.sort());
+    expect(entries.filter((entry) => !existsSync(join(ROOT, entry)))).toEqual([]);
+  });
+});
+
+describe.each(DOCS.map((file) => [name(file), file] as const))('%s', (_name, file) => {
+  it('has relative links that resolve, anchors included', () => {
+    const broken = linksIn(file)
+      .filter((link) => !/^[a-z]+:/.test(link.target))
+      .flatMap(({ target, path, anchor }) => {
+        const linked = path === '' ? file : resolve(dirname(file), path);
+        if (!existsSync(linked)) return [`${target}: no such file`];
+        if (anchor !== null && !anchorsIn(linked).includes(anchor)) return [`${target}: no such heading`];
+        return [];
+      });
+    expect(broken).toEqual([]);
+  });
+
+  it('names only npm scripts that package.json has', () => {
+    const scripts = Object.keys((JSON.parse(read(join(ROOT, 'package.json'))) as { scripts: Record<string, string> }).scripts);
+    const named = [...read(file).matchAll(/\bnpm run ([\w:-]+)/g)].map((match) => match[1]!);
+    expect(named.filter((script) => !scripts.includes(script))).toEqual([]);
+  });
+});
+
+it('checks every page under docs/', () => {
+  expect(DOCS.map(name)).toEqual(
+    expect.arrayContaining([
+      'docs/paging-and-fees.md',
+      'docs/limits-and-resilience.md',
+      'docs/observability.md',
+      'docs/clients-and-graphql-over-http.md',
+      'docs/simulator.md',
+      'docs/performance.md',
+    ]),
+  );
+});
