@@ -150,13 +150,14 @@ export function buildScenarios(): Scenario[] {
     facade: graphql(user, CARD_QUERY, { platformId: platformIdOf(user), appId, first: 20 }),
     baseline: baselineGet(user, '/inventory', { platformId: platformIdOf(user), appId, first: 20, view: 'card' }),
   });
+  // Scenario (a)'s one request each, which (f) and (g) send under other conditions.
+  const pageA = { facade: [card(0).facade], baseline: [card(0).baseline] };
   return [
     {
       id: 'a',
       title: 'one page: 20 items x 10 fields + totalCount',
       connections: 10,
-      facade: [card(0).facade],
-      baseline: [card(0).baseline],
+      ...pageA,
       minimumUpstream: { readInventory: 1, calculateListingFee: 0 },
     },
     {
@@ -204,8 +205,7 @@ export function buildScenarios(): Scenario[] {
       id: 'f',
       title: 'scenario (a) read again by the same credential within the response cache TTL',
       connections: 10,
-      facade: [card(0).facade],
-      baseline: [card(0).baseline],
+      ...pageA,
       minimumUpstream: { readInventory: 0, calculateListingFee: 0 },
       facadeEnv: { RESPONSE_CACHE_TTL_MS: String(RESPONSE_CACHE_TTL_MS) },
       repeated: true,
@@ -214,8 +214,7 @@ export function buildScenarios(): Scenario[] {
       id: 'g',
       title: 'scenario (a) with the partner answering in 50 ms, 200 connections',
       connections: 200,
-      facade: [card(0).facade],
-      baseline: [card(0).baseline],
+      ...pageA,
       minimumUpstream: { readInventory: 1, calculateListingFee: 0 },
       simulatorLatencyMs: 50,
     },
