@@ -1,6 +1,6 @@
-// Partner faults over real HTTP: each fault of the simulator becomes its typed error within the
-// upstream timeout plus a margin (the one place this suite asserts time), and a client that goes
-// away aborts the partner call it caused.
+// Partner faults over real HTTP: each fault of the simulator becomes its typed error, and a client
+// that goes away aborts the partner call it caused. Time is never asserted (the machine is shared):
+// a slow partner is told apart by its code, UPSTREAM_TIMEOUT, and a hang by the test's timeout.
 import { createServer } from 'node:net';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
@@ -12,29 +12,19 @@ import type { Fault } from '../../src/simulator/server.js';
 const APP_ID = DEMO_APP_ID;
 const PLATFORM_ID = DEMO_PLATFORM_ID;
 const UPSTREAM_TIMEOUT_MS = 1000;
-/** Room for loopback HTTP, retries' backoff and a busy CI machine; far below a hung request. */
-const MARGIN_MS = 1500;
-
-/** Runs a request and answers its result with how long it took. */
-async function timed<T>(request: () => Promise<T>): Promise<{ result: T; elapsedMs: number }> {
-  const started = performance.now();
-  const result = await request();
-  return { result, elapsedMs: performance.now() - started };
-}
 
 /**
  * One error, of `code`, on the field that needed the partner's data; on an inventory read the
  * sibling `id`, which needs no partner call, keeps its data.
  */
 function expectTypedError(
-  { result, elapsedMs }: { result: GraphQLResponse<unknown>; elapsedMs: number },
+  result: GraphQLResponse<unknown>,
   code: string,
   path: string[] = ['inventory', 'totalCount'],
 ) {
   expect(errorCodes(result)).toEqual([code]);
   expect(result.errors![0]!.path).toEqual(path);
   if (path[0] === 'inventory') expect(result.data).toEqual({ inventory: { id: expect.any(String), totalCount: null } });
-  expect(elapsedMs).toBeLessThan(UPSTREAM_TIMEOUT_MS + MARGIN_MS);
 }
 
 /** A port on loopback that nothing listens on: connections to it are refused. */
@@ -50,7 +40,7 @@ describe('partner faults become typed errors within the timeout', () => {
   // One caller, one inventory: the breaker never opens on these (see resilience.test.ts).
   const kit = useTestkit({ config: { upstreamTimeoutMs: UPSTREAM_TIMEOUT_MS } });
 
-  const readTotal = () => timed(() => kit().execute(InventoryTotalDocument, { platformId: PLATFORM_ID, appId: APP_ID }));
+  const readTotal = () => kit().execute(InventoryTotalDocument, { platformId: PLATFORM_ID, appId: APP_ID });
   const withFault = (fault: Fault) => {
     kit().simulator.injectFault({ operation: 'readInventory', ...fault });
     return readTotal();
@@ -59,7 +49,7 @@ describe('partner faults become typed errors within the timeout', () => {
   it('UPSTREAM_TIMEOUT when the partner does not answer within UPSTREAM_TIMEOUT_MS', async () => {
     const answer = await withFault({ kind: 'slow', delayMs: 10_000 });
     expectTypedError(answer, 'UPSTREAM_TIMEOUT');
-    expect(answer.result.errors![0]!.message).toContain(`within ${UPSTREAM_TIMEOUT_MS} ms`);
+    expect(answer.errors![0]!.message).toContain(`within ${UPSTREAM_TIMEOUT_MS} ms`);
   });
 
   it.each(['http-500', 'http-502', 'http-503', 'http-504'] as const)(
@@ -82,7 +72,7 @@ describe('partner faults become typed errors within the timeout', () => {
   ] as Array<[string, Fault, RegExp]>)('UPSTREAM_BAD_RESPONSE when the partner answers %s', async (_name, fault, reason) => {
     const answer = await withFault(fault);
     expectTypedError(answer, 'UPSTREAM_BAD_RESPONSE');
-    expect(answer.result.errors![0]!.message).toMatch(reason);
+    expect(answer.errors![0]!.message).toMatch(reason);
   });
 
   it('UNAUTHENTICATED when the partner answers 401', async () => {
@@ -96,13 +86,13 @@ describe('partner faults become typed errors within the timeout', () => {
   it('RATE_LIMITED with retryAfter when the partner answers 429', async () => {
     const answer = await withFault({ kind: 'http-429', retryAfter: 42 });
     expectTypedError(answer, 'RATE_LIMITED');
-    expect(answer.result.errors![0]!.extensions).toEqual({ code: 'RATE_LIMITED', retryAfter: 42 });
+    expect(answer.errors![0]!.extensions).toEqual({ code: 'RATE_LIMITED', retryAfter: 42 });
   });
 
   it("UPSTREAM_ERROR when the envelope reports a failure, with the envelope's error fields as sent", async () => {
     const answer = await withFault({ kind: 'envelope-error' });
     expectTypedError(answer, 'UPSTREAM_ERROR');
-    const [error] = answer.result.errors!;
+    const [error] = answer.errors!;
     expect(error!.extensions).toEqual({
       code: 'UPSTREAM_ERROR',
       upstream: {
@@ -132,7 +122,7 @@ describe('partner faults become typed errors within the timeout', () => {
     ['truncated-json', 'UPSTREAM_BAD_RESPONSE'],
   ] as const)('the listing-fee POST turns %s into %s too', async (kind, code) => {
     kit().simulator.injectFault({ operation: 'calculateListingFee', kind, delayMs: 10_000 });
-    const answer = await timed(() => kit().execute(CalculateListingFeeDocument, { input: { items: [{ price: 500 }] } }));
+    const answer = await kit().execute(CalculateListingFeeDocument, { input: { items: [{ price: 500 }] } });
     expectTypedError(answer, code, ['calculateListingFee']);
   });
 });
@@ -150,9 +140,9 @@ describe('an unreachable partner', () => {
   });
 
   it('answers UPSTREAM_UNAVAILABLE when the connection is refused', async () => {
-    const answer = await timed(() => kit.execute(InventoryTotalDocument, { platformId: PLATFORM_ID, appId: APP_ID }));
+    const answer = await kit.execute(InventoryTotalDocument, { platformId: PLATFORM_ID, appId: APP_ID });
     expectTypedError(answer, 'UPSTREAM_UNAVAILABLE');
-    expect(answer.result.errors![0]!.message).toContain('ECONNREFUSED');
+    expect(answer.errors![0]!.message).toContain('ECONNREFUSED');
   });
 });
 
