@@ -1,6 +1,7 @@
 // The benchmark's baseline: the least a facade of the partner API can cost. A hand-written
 // node:http server with the same undici keep-alive Pool and per-call timeout as the facade's
 // client and no GraphQL, answering the same pages with the same fields in the same JSON shape.
+import { createHash } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import { createPartnerCaller, listenUntilStopped, UpstreamFailure, type Json } from './bench-server.js';
 import { ASSET_INFO_FIELDS, CARD_FIELDS, FEE_FIELDS, ITEM_FIELDS, ITEM_INFO_FIELDS, MUTATION_FEE_FIELDS } from './scenarios.js';
@@ -14,7 +15,11 @@ const { callPartner, readInventoryPage } = partner;
 const iso = (seconds: unknown) => (typeof seconds === 'number' ? new Date(seconds * 1000).toISOString() : null);
 const itemId = (platformId: string, appId: number, assetId: string) =>
   Buffer.from(JSON.stringify(['InventoryItem', platformId, appId, assetId]), 'utf8').toString('base64url');
-const cursorOf = (index: number, assetId: string) => Buffer.from(`item:v1:${index}:${assetId}`, 'utf8').toString('base64url');
+// The service's cursor: its position and asset, under a short digest of the inventory's coordinates.
+const cursorOf = (platformId: string, appId: number, index: number, assetId: string) => {
+  const tag = createHash('sha256').update(`${appId}/${platformId}`).digest('base64url').slice(0, 11);
+  return Buffer.from(`item:v2:${tag}:${index}:${assetId}`, 'utf8').toString('base64url');
+};
 
 function pick(source: Json | null | undefined, fields: readonly string[]): Json | null {
   if (!source) return null;
@@ -91,7 +96,7 @@ async function inventory(req: IncomingMessage, params: URLSearchParams): Promise
         items: {
           pageInfo: {
             hasNextPage: ((page.list as Json[] | null) ?? []).length > first,
-            endCursor: last ? cursorOf(list.length - 1, last.assetId as string) : null,
+            endCursor: last ? cursorOf(platformId, appId, list.length - 1, last.assetId as string) : null,
           },
           nodes,
         },
