@@ -1,6 +1,7 @@
 // Everything one GraphQL request carries: the caller's credential, its request id, and its own
 // loaders. Built fresh for every request, so no loaded data can reach another request or user.
 import { createHash, randomUUID } from 'node:crypto';
+import { setMaxListeners } from 'node:events';
 import type { ServerResponse } from 'node:http';
 import type { YogaInitialContext } from 'graphql-yoga';
 import { UnauthenticatedError } from './errors.js';
@@ -118,6 +119,8 @@ const MISSING_TOKEN =
 /** The operation's deadline: one timer, released by the operation-deadline plugin when execution ends. */
 function startDeadline(ms: number): TradegraphContext['deadline'] {
   const controller = new AbortController();
+  // One listener per partner call in flight, as on the client-gone signal.
+  setMaxListeners(0, controller.signal);
   const timer = setTimeout(() => controller.abort(), ms);
   timer.unref();
   return { signal: controller.signal, ms, dispose: () => clearTimeout(timer) };
@@ -130,6 +133,8 @@ function startDeadline(ms: number): TradegraphContext['deadline'] {
  */
 function clientGoneSignal(res: ServerResponse): AbortSignal {
   const controller = new AbortController();
+  // One listener per partner call in flight; an operation of many inventories has dozens at once.
+  setMaxListeners(0, controller.signal);
   res.once('close', () => {
     if (!res.writableFinished) controller.abort();
   });
