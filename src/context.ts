@@ -94,18 +94,20 @@ export function createLoaders(
   call: { signal?: AbortSignal; deadline?: OperationDeadline; requestId: string },
 ): Loaders {
   const { accessToken } = credentials;
+  // Hashed once per request, not once per partner call.
+  const caller = accessToken === null ? null : credentialDomain(accessToken);
   return {
     inventoryPage: createInventoryPageLoader((page) => {
       // Without a token the partner can only refuse: say what to send, and send nothing.
-      if (accessToken === null) throw new UnauthenticatedError(MISSING_TOKEN);
-      return partner.readInventoryPage({ ...page, accessToken, ...call });
+      if (accessToken === null || caller === null) throw new UnauthenticatedError(MISSING_TOKEN);
+      return partner.readInventoryPage({ ...page, accessToken, caller, ...call });
     }),
     listingFee: createListingFeeLoader(
       (items) =>
         partner.calculateListingFees({
           items,
           // The fee call carries the merchant key only: the caller is told apart by its own token.
-          faultDomains: { caller: accessToken ? credentialDomain(accessToken) : `request ${call.requestId}` },
+          faultDomains: { caller: caller ?? `request ${call.requestId}` },
           ...call,
         }),
       listingFeeBatchMax,

@@ -1,7 +1,6 @@
 // Partner operation "read platform inventory" (partner-api.md 4.1):
 // GET {base_url}/api/user/v2/{platformId}/{appId}?startAssetId&count&access_token
 import { UpstreamBadResponseError } from '../errors.js';
-import { credentialDomain } from './breaker.js';
 import type { OperationDeadline, PartnerClient } from './client.js';
 import { isRecord } from './envelope.js';
 import type { TradeInventoryResponseDTO, TradeInventoryItemDTO } from './models.js';
@@ -15,6 +14,8 @@ export interface ReadInventoryParams {
   startAssetId: string | null;
   count: number;
   accessToken: string | null;
+  /** The caller as the breaker's fault domain: a digest of the token, worked out once per request. */
+  caller: string;
   signal?: AbortSignal;
   deadline?: OperationDeadline;
   requestId?: string;
@@ -43,7 +44,7 @@ export async function readInventoryPage(client: PartnerClient, params: ReadInven
     // An outage counts against this inventory and this caller: see partner/breaker.ts.
     faultDomains: {
       inventory: `${params.appId}/${params.platformId}`,
-      caller: params.accessToken ? credentialDomain(params.accessToken) : 'anonymous',
+      caller: params.caller,
     },
     maxResponseBytes: PAGE_ENVELOPE_BYTES + params.count * ITEM_BYTES,
     signal: params.signal,
