@@ -10,6 +10,7 @@ import { graphiqlOptions } from './graphiql.js';
 import { ErrorCode } from './errors.js';
 import { helpText, isBrowserVisit, sendHelp } from './http/help.js';
 import { acceptRequestBody } from './http/request-body.js';
+import { sendJson } from './http/send-json.js';
 import { createMetrics, type TradegraphMetrics } from './observability/metrics.js';
 import { partnerCallLog } from './observability/partner-call-log.js';
 import { partnerCallTracing } from './observability/partner-spans.js';
@@ -285,26 +286,8 @@ function pathOf(url: string | undefined): string {
 }
 
 function refuseOverloaded(res: ServerResponse, cap: number): void {
-  const body = JSON.stringify({
-    errors: [
-      {
-        message: `The service is working on ${cap} operations, the most it takes at once; retry in 1 s.`,
-        extensions: { code: ErrorCode.OVERLOADED, retryAfter: 1 },
-      },
-    ],
-  });
-  res.writeHead(503, {
-    'content-type': 'application/json; charset=utf-8',
-    'content-length': Buffer.byteLength(body),
-    'retry-after': '1',
-  });
-  res.end(body);
-}
-
-function sendJson(res: ServerResponse, status: number, body: unknown): void {
-  const text = JSON.stringify(body);
-  res.writeHead(status, { 'content-type': 'application/json; charset=utf-8', 'content-length': Buffer.byteLength(text) });
-  res.end(text);
+  const message = `The service is working on ${cap} operations, the most it takes at once; retry in 1 s.`;
+  sendJson(res, 503, { errors: [{ message, extensions: { code: ErrorCode.OVERLOADED, retryAfter: 1 } }] }, { 'retry-after': '1' });
 }
 
 /** Yoga's own log lines go to pino, so every line of the service is structured JSON. */

@@ -2,6 +2,7 @@
 // body over the cap is answered HTTP 413 and never buffered past the cap.
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { ErrorCode } from '../errors.js';
+import { sendJson } from './send-json.js';
 
 /**
  * Reads the body of a request that has one, up to `maxBytes`, and hands it to Yoga's node adapter
@@ -47,19 +48,8 @@ export async function acceptRequestBody(req: IncomingMessage, res: ServerRespons
 }
 
 function refuseTooLarge(res: ServerResponse, maxBytes: number): void {
-  const body = JSON.stringify({
-    errors: [
-      {
-        message: `The request body is larger than ${maxBytes} bytes, the most this service accepts.`,
-        extensions: { code: ErrorCode.OPERATION_LIMIT_EXCEEDED, limit: 'bodyBytes', maximum: maxBytes },
-      },
-    ],
-  });
+  const message = `The request body is larger than ${maxBytes} bytes, the most this service accepts.`;
+  const extensions = { code: ErrorCode.OPERATION_LIMIT_EXCEEDED, limit: 'bodyBytes', maximum: maxBytes };
   // The rest of the body is not read: the connection closes after this answer.
-  res.writeHead(413, {
-    'content-type': 'application/json; charset=utf-8',
-    'content-length': Buffer.byteLength(body),
-    connection: 'close',
-  });
-  res.end(body);
+  sendJson(res, 413, { errors: [{ message, extensions }] }, { connection: 'close' });
 }
