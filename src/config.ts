@@ -1,6 +1,6 @@
 // The service's configuration, read from the environment once at start and validated: a bad value
 // stops the service with a message that names the variable.
-import { createHash } from 'node:crypto';
+import { hash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { z } from 'zod';
 
@@ -202,11 +202,11 @@ export function readTrustedDocuments(path: string): TrustedDocumentsManifest {
   if (typeof manifest !== 'object' || manifest === null || Array.isArray(manifest)) {
     throw refuse(`'${path}' must hold one JSON object of {"<sha256>": "<document>"}`);
   }
-  for (const [hash, document] of Object.entries(manifest)) {
-    if (!SHA256_HEX.test(hash)) throw refuse(`key '${hash.slice(0, 80)}' in '${path}' is not a lowercase hex sha256`);
-    if (typeof document !== 'string' || document.trim() === '') throw refuse(`the document of '${hash}' in '${path}' is not a string`);
-    if (createHash('sha256').update(document).digest('hex') !== hash) {
-      throw refuse(`key '${hash}' in '${path}' is not the sha256 of its document`);
+  for (const [key, document] of Object.entries(manifest)) {
+    if (!SHA256_HEX.test(key)) throw refuse(`key '${key.slice(0, 80)}' in '${path}' is not a lowercase hex sha256`);
+    if (typeof document !== 'string' || document.trim() === '') throw refuse(`the document of '${key}' in '${path}' is not a string`);
+    if (hash('sha256', document, 'hex') !== key) {
+      throw refuse(`key '${key}' in '${path}' is not the sha256 of its document`);
     }
   }
   return manifest as TrustedDocumentsManifest;

@@ -1,6 +1,6 @@
 // Everything one GraphQL request carries: the caller's credential, its request id, and its own
 // loaders. Built fresh for every request, so no loaded data can reach another request or user.
-import { createHash, randomUUID } from 'node:crypto';
+import { hash, randomUUID } from 'node:crypto';
 import { setMaxListeners } from 'node:events';
 import type { ServerResponse } from 'node:http';
 import type { YogaInitialContext } from 'graphql-yoga';
@@ -24,8 +24,8 @@ export interface TradegraphContext {
   credentials: Credentials;
   loaders: Loaders;
   requestId: string;
-  /** Partner calls still running when it passes fail UPSTREAM_TIMEOUT; released when execution ends. */
-  deadline: OperationDeadline & { dispose(): void };
+  /** Partner calls still running when it passes fail UPSTREAM_TIMEOUT, and later ones are not sent. */
+  deadline: OperationDeadline;
   /** Chained partner calls one `items` page may make (PAGE_MAX_PARTNER_CALLS). */
   pageMaxPartnerCalls: number;
 }
@@ -68,7 +68,7 @@ export function credentialKeyOf(request: Request): string | null {
     } catch {
       token = null;
     }
-    key = token === null ? null : createHash('sha256').update(token).digest('hex');
+    key = token === null ? null : hash('sha256', token, 'hex');
     credentialKeys.set(request, key);
   }
   return key;
@@ -94,39 +94,34 @@ export function createLoaders(
   call: { signal?: AbortSignal; deadline?: OperationDeadline; requestId: string },
 ): Loaders {
   const { accessToken } = credentials;
-  // Hashed once per request, not once per partner call.
-  const caller = accessToken === null ? null : credentialDomain(accessToken);
+  // Hashed at most once per request, and only when the breaker notes a failure.
+  let digest: string | undefined;
+  const caller = accessToken === null ? null : () => (digest ??= credentialDomain(accessToken));
+  let listingFee: ListingFeeLoader | undefined;
   return {
     inventoryPage: createInventoryPageLoader((page) => {
       // Without a token the partner can only refuse: say what to send, and send nothing.
       if (accessToken === null || caller === null) throw new UnauthenticatedError(MISSING_TOKEN);
       return partner.readInventoryPage({ ...page, accessToken, caller, ...call });
     }),
-    listingFee: createListingFeeLoader(
-      (items) =>
-        partner.calculateListingFees({
-          items,
-          // The fee call carries the merchant key only: the caller is told apart by its own token.
-          faultDomains: { caller: caller ?? `request ${call.requestId}` },
-          ...call,
-        }),
-      listingFeeBatchMax,
-    ),
+    // Made on first use: most operations ask for no fee.
+    get listingFee() {
+      return (listingFee ??= createListingFeeLoader(
+        (items) =>
+          partner.calculateListingFees({
+            items,
+            // The fee call carries the merchant key only: the caller is told apart by its own token.
+            faultDomains: { caller: caller ?? `request ${call.requestId}` },
+            ...call,
+          }),
+        listingFeeBatchMax,
+      ));
+    },
   };
 }
 
 const MISSING_TOKEN =
   "Reading an inventory needs the caller's partner access token: send it as 'Authorization: Bearer <token>'.";
-
-/** The operation's deadline: one timer, released by the operation-deadline plugin when execution ends. */
-function startDeadline(ms: number): TradegraphContext['deadline'] {
-  const controller = new AbortController();
-  // One listener per partner call in flight, as on the client-gone signal.
-  setMaxListeners(0, controller.signal);
-  const timer = setTimeout(() => controller.abort(), ms);
-  timer.unref();
-  return { signal: controller.signal, ms, dispose: () => clearTimeout(timer) };
-}
 
 /**
  * Aborts when the client's connection closes before its answer is sent. Made from the node
@@ -147,7 +142,7 @@ export function createContextFactory(dependencies: ContextDependencies) {
   return ({ request, res }: YogaInitialContext & { res?: ServerResponse }): TradegraphContext => {
     const credentials = parseCredentials(request.headers.get('authorization'));
     const requestId = requestIdOf(request);
-    const deadline = startDeadline(dependencies.operationTimeoutMs);
+    const deadline = { at: performance.now() + dependencies.operationTimeoutMs, ms: dependencies.operationTimeoutMs };
     const signal = res ? clientGoneSignal(res) : request.signal;
     return {
       credentials,

@@ -19,7 +19,6 @@ import { PartnerApi } from './partner/index.js';
 import { useCompiledExecution } from './plugins/compiled-execution.js';
 import { useCsrfPrevention } from './plugins/csrf-prevention.js';
 import { useFieldErrorCodes } from './plugins/field-error-codes.js';
-import { useOperationDeadline } from './plugins/operation-deadline.js';
 import { useIncrementalDelivery } from './plugins/defer-stream.js';
 import { operationLimitPlugins, operationLimitValidation } from './plugins/operation-limits.js';
 import { useOperationObservability } from './plugins/operation-observability.js';
@@ -88,8 +87,9 @@ export function createTradegraph({ config, logger, graphiqlHeaders = {} }: Trade
     },
     connections: config.upstreamConnections,
     connectionWaitMs: config.upstreamConnectionWaitMs,
-    // The client emits; metrics, logs and tracing listen (tracing adds traceparent as a call starts).
-    observers: [metrics.partnerCalls, partnerCallLog(logger), partnerCallTracing],
+    // The client emits; metrics, logs and tracing listen (tracing adds traceparent as a call starts;
+    // without TRACING it is not listening at all, rather than starting spans of a no-op tracer).
+    observers: [metrics.partnerCalls, partnerCallLog(logger), ...(config.tracing ? [partnerCallTracing] : [])],
   });
   metrics.watchCircuits(() =>
     partner.circuitStates().map(({ upstream, state }) => ({ upstream, open: state === 'open' || state === 'isolated' })),
@@ -121,7 +121,6 @@ export function createTradegraph({ config, logger, graphiqlHeaders = {} }: Trade
   if (config.production) plugins.push(...productionPlugins());
   plugins.push(useVariableErrorCodes());
   plugins.push(useFieldErrorCodes());
-  plugins.push(useOperationDeadline());
   // Before the cache, so that an answer from the cache counts against the budget too.
   if (config.rateLimit) plugins.push(useRateLimit({ ...config.rateLimit, redis: redis ?? undefined }));
   plugins.push(

@@ -1,7 +1,7 @@
 // The opaque cursor of an inventory item edge: the inventory it belongs to (a cursor is refused on
 // any other), the item's asset id (where the partner API resumes) and its position in the
 // inventory (so that a page can end on the partner's `total`).
-import { createHash } from 'node:crypto';
+import { hash } from 'node:crypto';
 import { BadUserInputError, quote } from '../errors.js';
 import type { InventoryRef } from './model.js';
 
@@ -17,7 +17,7 @@ const CURSOR_TEXT = /^item:v2:([A-Za-z0-9_-]{11}):(\d{1,9}):(\d{1,40})$/;
 
 /** A short digest of the inventory's coordinates: names it without making the cursor long. */
 export function inventoryTag(inventory: InventoryRef): string {
-  return createHash('sha256').update(`${inventory.appId}/${inventory.platformId}`).digest('base64url').slice(0, 11);
+  return hash('sha256', `${inventory.appId}/${inventory.platformId}`, 'base64url').slice(0, 11);
 }
 
 export function encodeItemCursor(cursor: ItemCursor, tag: string): string {

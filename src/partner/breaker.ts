@@ -2,7 +2,7 @@
 // sampling window with a minimum volume (cockatiel's SamplingBreaker), and only when the failures
 // in that window come from several distinct inventories and callers. One caller's broken
 // inventory, or one broken credential, fails alone and never closes the partner to everyone else.
-import { createHash } from 'node:crypto';
+import { hash } from 'node:crypto';
 import {
   BrokenCircuitError,
   CircuitState,
@@ -18,8 +18,10 @@ import { isOutage } from './error-from-response.js';
 /**
  * What a call's outcome is attributed to, by dimension: `{ inventory: '730/7656…', caller: '…' }`.
  * A dimension seen failing in the window must show `minimumDistinct` values before the circuit opens.
+ * A value may be given as a function, called only when a failure is noted: a digest that only a
+ * failure needs is then not worked out for every successful call.
  */
-export type FaultDomains = Readonly<Record<string, string>>;
+export type FaultDomains = Readonly<Record<string, string | (() => string)>>;
 
 export interface CircuitOptions {
   /** Share of the window's calls (0 to 1, exclusive) that must fail. */
@@ -35,7 +37,7 @@ export interface CircuitOptions {
 
 /** A credential as a fault domain: a short digest, so that the breaker never holds the secret itself. */
 export function credentialDomain(secret: string): string {
-  return createHash('sha256').update(secret).digest('base64url').slice(0, 16);
+  return hash('sha256', secret, 'base64url').slice(0, 16);
 }
 
 /** SamplingBreaker's decision, gated on the spread of the window's failures over fault domains. */
@@ -62,7 +64,8 @@ class SpreadSamplingBreaker implements IBreaker {
 
   noteFailure(domains: FaultDomains): void {
     const now = Date.now();
-    for (const [dimension, value] of Object.entries(domains)) {
+    for (const [dimension, given] of Object.entries(domains)) {
+      const value = typeof given === 'function' ? given() : given;
       let values = this.failing.get(dimension);
       if (!values) this.failing.set(dimension, (values = new Map()));
       // Re-inserted so that the map stays ordered by the last failure.

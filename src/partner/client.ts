@@ -38,7 +38,9 @@ export interface PartnerClientOptions {
 
 /** The whole operation's deadline, shared by every partner call it makes. */
 export interface OperationDeadline {
-  signal: AbortSignal;
+  /** When it passes, on `performance.now()`'s clock. */
+  at: number;
+  /** Its length, for the error message. */
   ms: number;
 }
 
@@ -149,7 +151,7 @@ export class PartnerClient {
       throw error;
     }
 
-    const abort = new CallAbort(this.options.timeoutMs, call.signal, call.deadline?.signal);
+    const abort = new CallAbort(this.options.timeoutMs, call.signal, call.deadline?.at);
     let release: (() => void) | undefined;
     const body = call.body === undefined ? undefined : JSON.stringify(call.body);
     if (body !== undefined) headers['content-type'] = 'application/json';

@@ -14,8 +14,8 @@ export interface ReadInventoryParams {
   startAssetId: string | null;
   count: number;
   accessToken: string | null;
-  /** The caller as the breaker's fault domain: a digest of the token, worked out once per request. */
-  caller: string;
+  /** The caller as the breaker's fault domain: a digest of the token, worked out when a call fails. */
+  caller: string | (() => string);
   signal?: AbortSignal;
   deadline?: OperationDeadline;
   requestId?: string;

@@ -66,6 +66,9 @@ async function readCapped(response: Dispatcher.ResponseData, attempt: Attempt): 
     response.body.on('error', () => undefined).destroy();
     throw tooLarge();
   }
+  // A declared length frames the body (undici refuses a body longer than it), so the cap is
+  // already checked: undici's own reader is cheaper than iterating the stream here.
+  if (Number.isFinite(declared)) return response.body.text();
   const chunks: Buffer[] = [];
   let size = 0;
   for await (const chunk of response.body as AsyncIterable<Buffer>) {
@@ -80,24 +83,28 @@ async function readCapped(response: Dispatcher.ResponseData, attempt: Attempt): 
 /**
  * One call's abort signal: it fires when the call's timeout passes, when the operation's deadline
  * passes, or when the client that asked for the call goes away, and says which. One controller and
- * one timer per call, both released when the call settles (AbortSignal.timeout would keep its
- * timer, and AbortSignal.any its links, alive for the whole timeout after the call is done).
+ * one timer per call, set to whichever limit comes first and released when the call settles
+ * (AbortSignal.timeout would keep its timer, and AbortSignal.any its links, alive for the whole
+ * timeout after the call is done). The deadline is a point in time, not a timer of its own: only a
+ * call in flight can be cut by it, so only calls need a timer.
  */
 export class CallAbort {
   timedOut = false;
   deadlinePassed = false;
   clientGone = false;
   private readonly controller = new AbortController();
-  private readonly timer: NodeJS.Timeout;
+  private readonly timer: NodeJS.Timeout | undefined;
 
+  /** `deadlineAt` is on `performance.now()`'s clock. */
   constructor(
     timeoutMs: number,
     private readonly clientSignal: AbortSignal | undefined,
-    private readonly deadlineSignal: AbortSignal | undefined,
+    deadlineAt?: number,
   ) {
-    this.timer = setTimeout(this.onTimeout, timeoutMs);
-    if (deadlineSignal?.aborted) this.onDeadline();
-    else deadlineSignal?.addEventListener('abort', this.onDeadline);
+    const untilDeadline = deadlineAt === undefined ? Number.POSITIVE_INFINITY : deadlineAt - performance.now();
+    if (untilDeadline <= 0) this.onDeadline();
+    else if (untilDeadline <= timeoutMs) this.timer = setTimeout(this.onDeadline, untilDeadline);
+    else this.timer = setTimeout(this.onTimeout, timeoutMs);
     if (clientSignal?.aborted) this.onClientGone();
     else clientSignal?.addEventListener('abort', this.onClientGone);
   }
@@ -113,7 +120,6 @@ export class CallAbort {
   dispose(): void {
     clearTimeout(this.timer);
     this.clientSignal?.removeEventListener('abort', this.onClientGone);
-    this.deadlineSignal?.removeEventListener('abort', this.onDeadline);
   }
 
   private readonly onTimeout = () => {

@@ -1,7 +1,9 @@
 // The response cache (Yoga's plugin over envelop's): a read's answer is reused for
 // RESPONSE_CACHE_TTL_MS, only ever for the same credential, in-process or shared by every replica
 // through Redis; cached GET reads carry an ETag and Cache-Control, and If-None-Match gets 304.
+import { hash } from 'node:crypto';
 import { createInMemoryCache, useResponseCache, type Cache } from '@graphql-yoga/plugin-response-cache';
+import stableStringify from 'fast-json-stable-stringify';
 import type { Plugin } from 'graphql-yoga';
 import { credentialKeyOf, type TradegraphContext } from '../context.js';
 import type { SharedRedis } from '../redis.js';
@@ -50,12 +52,29 @@ export function useTradegraphResponseCache({ ttlMs, redis, includeMetadata }: Re
       session: (request) => credentialKeyOf(request),
       enabled: cacheable,
       ttl: ttlMs,
+      buildResponseCacheKey,
       cache: redis ? resilientStore(redis) : entitiesIgnored(createInMemoryCache({ max: IN_PROCESS_CACHE_ENTRIES })),
       includeExtensionMetadata: includeMetadata,
       // Mutations are never cached (the plugin's mutation path). Their "invalidation" is a no-op
       // below: the only mutation computes fees and changes nothing a cached read holds.
     }) as Plugin<TradegraphContext>,
   ];
+}
+
+/**
+ * The plugin's own key (SHA-256 hex of the document, operation name, variables and session), so
+ * the same answer has the same key as before in a shared Redis, but hashed synchronously by
+ * node:crypto: the default goes through WebCrypto's asynchronous digest, the largest single cost
+ * of a cache hit.
+ */
+function buildResponseCacheKey(params: {
+  documentString: string;
+  operationName?: string | null;
+  variableValues?: Record<string, unknown> | null;
+  sessionId?: string | null;
+}): string {
+  const text = [params.documentString, params.operationName ?? '', stableStringify(params.variableValues ?? {}), params.sessionId ?? ''];
+  return hash('sha256', text.join('|'), 'hex');
 }
 
 /**

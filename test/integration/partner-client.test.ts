@@ -58,6 +58,15 @@ describe('partner client', () => {
     await expect(get()).resolves.toEqual({ list: 'x'.repeat(CAP / 2) });
   });
 
+  it('reads a streamed (chunked) body under the cap', async () => {
+    const body = envelope({ list: 'x'.repeat(CAP / 2) });
+    answer = (res) => {
+      res.write(body.slice(0, 100));
+      res.end(body.slice(100));
+    };
+    await expect(get()).resolves.toEqual({ list: 'x'.repeat(CAP / 2) });
+  });
+
   it('refuses a declared body over the cap as UPSTREAM_BAD_RESPONSE', async () => {
     answer = (res) => res.end(envelope({ list: 'x'.repeat(CAP * 2) }));
     const error = await failure(get());

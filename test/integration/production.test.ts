@@ -65,14 +65,18 @@ describe('production mode', () => {
 
   it('masks an unexpected error: no internal message, no stack; the log keeps it', async () => {
     // A listing-fee batch size of 0 skips the environment's validation (tests build Config
-    // directly) and makes the fee loader throw a RangeError while each request's context is built:
-    // a genuine internal failure, not a planted one.
+    // directly) and makes the fee loader throw a RangeError when an operation first asks for a
+    // fee: a genuine internal failure, not a planted one.
     const broken = await startTestkit({ config: { production: true, listingFeeBatchMax: 0 } });
     try {
-      const response = await broken.post({ query: `{ inventory(platformId: "${PLATFORM_ID}", appId: ${APP_ID}) { totalCount } }` });
+      const response = await broken.post({
+        query: `{ inventory(platformId: "${PLATFORM_ID}", appId: ${APP_ID}) { items(first: 1) { nodes { listingFee(price: 500) { fee } } } } }`,
+      });
       const text = await response.text();
       const result = JSON.parse(text) as GraphQLResponse<unknown>;
-      expect(result.errors).toEqual([{ message: 'Unexpected error.', extensions: { code: 'INTERNAL_SERVER_ERROR' } }]);
+      expect(result.errors?.map(({ message, extensions }) => ({ message, extensions }))).toEqual([
+        { message: 'Unexpected error.', extensions: { code: 'INTERNAL_SERVER_ERROR' } },
+      ]);
       expect(text).not.toMatch(/batch size|RangeError|stack|\.ts/);
       expect(broken.logs.join('\n')).toMatch(/batch size/);
     } finally {

@@ -1,0 +1,57 @@
+// One partner call's abort signal: whichever limit comes first (the call's timeout, the operation's
+// deadline, the client leaving) aborts it, and the signal says which; a deadline already passed
+// aborts the call before it is sent.
+import { describe, expect, it } from 'vitest';
+import { CallAbort } from '../../src/partner/send.js';
+
+const aborted = (abort: CallAbort) =>
+  new Promise<void>((resolve) => {
+    if (abort.aborted) resolve();
+    else abort.signal.addEventListener('abort', () => resolve(), { once: true });
+  });
+
+describe('CallAbort', () => {
+  it('aborts at the deadline when it comes before the call timeout', async () => {
+    const abort = new CallAbort(60_000, undefined, performance.now() + 20);
+    await aborted(abort);
+    expect({ deadlinePassed: abort.deadlinePassed, timedOut: abort.timedOut, clientGone: abort.clientGone }).toEqual({
+      deadlinePassed: true,
+      timedOut: false,
+      clientGone: false,
+    });
+    abort.dispose();
+  });
+
+  it('aborts at the call timeout when it comes before the deadline', async () => {
+    const abort = new CallAbort(20, undefined, performance.now() + 60_000);
+    await aborted(abort);
+    expect({ deadlinePassed: abort.deadlinePassed, timedOut: abort.timedOut }).toEqual({ deadlinePassed: false, timedOut: true });
+    abort.dispose();
+  });
+
+  it('is aborted from the start when the deadline has already passed', () => {
+    const abort = new CallAbort(60_000, undefined, performance.now() - 1);
+    expect(abort.aborted).toBe(true);
+    expect(abort.deadlinePassed).toBe(true);
+    abort.dispose();
+  });
+
+  it('aborts when the client goes away, and not after it is disposed', async () => {
+    const client = new AbortController();
+    const abort = new CallAbort(60_000, client.signal, performance.now() + 60_000);
+    expect(abort.aborted).toBe(false);
+    client.abort();
+    expect({ aborted: abort.aborted, clientGone: abort.clientGone, deadlinePassed: abort.deadlinePassed }).toEqual({
+      aborted: true,
+      clientGone: true,
+      deadlinePassed: false,
+    });
+    abort.dispose();
+
+    const other = new AbortController();
+    const settled = new CallAbort(60_000, other.signal);
+    settled.dispose();
+    other.abort();
+    expect(settled.aborted).toBe(false);
+  });
+});
