@@ -1,14 +1,13 @@
 // Everything one GraphQL request carries: the caller's credential, its request id, and its own
 // loaders. Built fresh for every request, so no loaded data can reach another request or user.
 import { hash, randomUUID } from 'node:crypto';
-import { setMaxListeners } from 'node:events';
 import type { ServerResponse } from 'node:http';
 import type { YogaInitialContext } from 'graphql-yoga';
 import { UnauthenticatedError } from './errors.js';
 import { createInventoryPageLoader, type InventoryPageLoader } from './inventory/page-loader.js';
 import { createListingFeeLoader, type ListingFeeLoader } from './listing-fee/fee-loader.js';
 import { credentialDomain } from './partner/breaker.js';
-import type { OperationDeadline, PartnerApi } from './partner/index.js';
+import type { ClientGoneSignal, OperationDeadline, PartnerApi } from './partner/index.js';
 
 export interface Credentials {
   /** The caller's partner access token, from `Authorization: Bearer <token>`; null when absent. */
@@ -91,7 +90,7 @@ export function requestIdOf(request: Request): string {
 export function createLoaders(
   { partner, listingFeeBatchMax }: Pick<ContextDependencies, 'partner' | 'listingFeeBatchMax'>,
   credentials: Credentials,
-  call: { signal?: AbortSignal; deadline?: OperationDeadline; requestId: string },
+  call: { signal?: ClientGoneSignal; deadline?: OperationDeadline; requestId: string },
 ): Loaders {
   const { accessToken } = credentials;
   // Hashed at most once per request, and only when the breaker notes a failure.
@@ -124,18 +123,26 @@ const MISSING_TOKEN =
   "Reading an inventory needs the caller's partner access token: send it as 'Authorization: Bearer <token>'.";
 
 /**
- * Aborts when the client's connection closes before its answer is sent. Made from the node
- * response rather than read from `request.signal`: the server adapter's signal is a Proxy whose
- * every property access (each partner call adds and removes a listener) costs a string search.
+ * Tells partner calls when the client's connection closes before its answer is sent. Built on the
+ * node response's own events rather than an AbortController: the server adapter's
+ * `request.signal` is a Proxy whose every property access costs a string search, and a controller
+ * of our own per request (with its listener bookkeeping) costs more than the calls it would cancel.
  */
-function clientGoneSignal(res: ServerResponse): AbortSignal {
-  const controller = new AbortController();
-  // One listener per partner call in flight; an operation of many inventories has dozens at once.
-  setMaxListeners(0, controller.signal);
+function clientGoneSignal(res: ServerResponse): ClientGoneSignal {
+  let gone = false;
+  // Registered before any call's listener, so that the calls hear of it with `aborted` already set.
   res.once('close', () => {
-    if (!res.writableFinished) controller.abort();
+    gone = !res.writableFinished;
   });
-  return controller.signal;
+  // One listener per partner call in flight; an operation of many inventories has dozens at once.
+  res.setMaxListeners(0);
+  return {
+    get aborted() {
+      return gone;
+    },
+    addEventListener: (_type, listener) => res.on('close', listener),
+    removeEventListener: (_type, listener) => res.off('close', listener),
+  };
 }
 
 export function createContextFactory(dependencies: ContextDependencies) {

@@ -17,7 +17,7 @@ import {
 } from './error-from-response.js';
 import type { PartnerCallEvent, PartnerCallInfo, PartnerCallObserver } from './observer.js';
 import { parseBody } from './parse-body.js';
-import { CallAbort, pathAndQuery, sendAttempt } from './send.js';
+import { CallAbort, pathAndQuery, sendAttempt, type ClientGoneSignal } from './send.js';
 
 export interface PartnerClientOptions {
   /** The upstream base, e.g. https://partner.example/api-prefix (a path prefix is kept). */
@@ -63,7 +63,7 @@ export interface PartnerCall {
   /** The most bytes this call's answer can honestly need. */
   maxResponseBytes?: number;
   /** Aborts the call when the client that asked for it goes away. */
-  signal?: AbortSignal;
+  signal?: ClientGoneSignal;
   deadline?: OperationDeadline;
   requestId?: string;
 }

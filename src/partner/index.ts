@@ -65,4 +65,5 @@ export class PartnerApi {
 }
 
 export type { OperationDeadline } from './client.js';
+export type { ClientGoneSignal } from './send.js';
 export type { PartnerCallEvent, PartnerCallInfo, PartnerCallObserver, UpstreamProbeResult } from './observer.js';

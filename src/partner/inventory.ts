@@ -2,6 +2,7 @@
 // GET {base_url}/api/user/v2/{platformId}/{appId}?startAssetId&count&access_token
 import { UpstreamBadResponseError } from '../errors.js';
 import type { OperationDeadline, PartnerClient } from './client.js';
+import type { ClientGoneSignal } from './send.js';
 import { isRecord } from './envelope.js';
 import type { TradeInventoryResponseDTO, TradeInventoryItemDTO } from './models.js';
 
@@ -16,7 +17,7 @@ export interface ReadInventoryParams {
   accessToken: string | null;
   /** The caller as the breaker's fault domain: a digest of the token, worked out when a call fails. */
   caller: string | (() => string);
-  signal?: AbortSignal;
+  signal?: ClientGoneSignal;
   deadline?: OperationDeadline;
   requestId?: string;
 }

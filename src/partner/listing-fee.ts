@@ -3,6 +3,7 @@
 import { UpstreamBadResponseError } from '../errors.js';
 import type { FaultDomains } from './breaker.js';
 import type { OperationDeadline, PartnerClient } from './client.js';
+import type { ClientGoneSignal } from './send.js';
 import { isRecord } from './envelope.js';
 import type { ListingFeeRequestItemDTO, ListingFeeResultDTO } from './models.js';
 
@@ -14,7 +15,7 @@ export interface CalculateListingFeesParams {
   appKey: string | null;
   /** Who the fees are asked for (see partner/breaker.ts). */
   faultDomains?: FaultDomains;
-  signal?: AbortSignal;
+  signal?: ClientGoneSignal;
   deadline?: OperationDeadline;
   requestId?: string;
 }

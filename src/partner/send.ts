@@ -81,6 +81,16 @@ async function readCapped(response: Dispatcher.ResponseData, attempt: Attempt): 
 }
 
 /**
+ * What a call needs to hear of the client that asked for it: an AbortSignal has this shape, and so
+ * can something lighter built on the client's connection (context.ts).
+ */
+export interface ClientGoneSignal {
+  readonly aborted: boolean;
+  addEventListener(type: 'abort', listener: () => void): void;
+  removeEventListener(type: 'abort', listener: () => void): void;
+}
+
+/**
  * One call's abort signal: it fires when the call's timeout passes, when the operation's deadline
  * passes, or when the client that asked for the call goes away, and says which. One controller and
  * one timer per call, set to whichever limit comes first and released when the call settles
@@ -98,7 +108,7 @@ export class CallAbort {
   /** `deadlineAt` is on `performance.now()`'s clock. */
   constructor(
     timeoutMs: number,
-    private readonly clientSignal: AbortSignal | undefined,
+    private readonly clientSignal: ClientGoneSignal | undefined,
     deadlineAt?: number,
   ) {
     const untilDeadline = deadlineAt === undefined ? Number.POSITIVE_INFINITY : deadlineAt - performance.now();
@@ -135,7 +145,8 @@ export class CallAbort {
   };
 
   private readonly onClientGone = () => {
-    if (this.aborted) return;
+    // The signal may tell of an ending that is not a departure (a response that finished).
+    if (this.aborted || !this.clientSignal?.aborted) return;
     this.clientGone = true;
     this.controller.abort();
   };

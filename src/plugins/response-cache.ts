@@ -53,7 +53,7 @@ export function useTradegraphResponseCache({ ttlMs, redis, includeMetadata }: Re
       enabled: cacheable,
       ttl: ttlMs,
       buildResponseCacheKey,
-      cache: redis ? resilientStore(redis) : entitiesIgnored(createInMemoryCache({ max: IN_PROCESS_CACHE_ENTRIES })),
+      cache: redis ? resilientStore(redis) : serialisedOnce(entitiesIgnored(createInMemoryCache({ max: IN_PROCESS_CACHE_ENTRIES }))),
       includeExtensionMetadata: includeMetadata,
       // Mutations are never cached (the plugin's mutation path). Their "invalidation" is a no-op
       // below: the only mutation computes fees and changes nothing a cached read holds.
@@ -87,6 +87,24 @@ function entitiesIgnored(store: Cache, keyOf: (id: string) => string = (id) => i
     get: (id) => store.get(keyOf(id)),
     set: (id, result, _entities, ttl) => store.set(keyOf(id), result, [], ttl),
     invalidate: () => undefined,
+  };
+}
+
+/**
+ * An in-process answer is serialised once, not on every hit: Yoga writes a result with the
+ * result's own `stringify` when it has one (as it does for graphql-jit's). Only the plain form
+ * (data alone, as every client without metadata gets it) is kept; anything else is serialised as
+ * usual.
+ */
+function serialisedOnce(store: Cache): Cache {
+  return {
+    ...store,
+    set: (id, result, entities, ttl) => {
+      let text: string | undefined;
+      const stringify = (value: { errors?: unknown; extensions?: unknown }) =>
+        value.errors === undefined && value.extensions === undefined ? (text ??= JSON.stringify(value)) : JSON.stringify(value);
+      return store.set(id, Object.assign(result, { stringify }), entities, ttl);
+    },
   };
 }
 

@@ -117,6 +117,29 @@ describe('response cache, in-process', () => {
   });
 });
 
+describe('response cache, in-process, in production (no cache metadata in answers)', () => {
+  const kit = useTestkit({ config: { responseCacheTtlMs: TTL_MS, production: true } });
+  const read = async (size: number) => {
+    const response = await kit().post({ query: print(InventoryPageDocument), variables: page(size) });
+    expect(response.status).toBe(200);
+    return response.text();
+  };
+
+  it('answers a hit with the same bytes as the read that filled the cache, for each cached answer', async () => {
+    const first = await read(17);
+    const other = await read(18);
+    const [firstAgain, otherAgain, firstThird] = [await read(17), await read(18), await read(17)];
+    expect(kit().simulator.callsOf('readInventory')).toHaveLength(2);
+    expect(firstAgain).toBe(first);
+    expect(firstThird).toBe(first);
+    expect(otherAgain).toBe(other);
+    expect(other).not.toBe(first);
+    const parsed = JSON.parse(first) as { data?: { inventory?: { items?: { edges?: unknown[] } } }; extensions?: unknown };
+    expect(Object.keys(parsed)).toEqual(['data']);
+    expect(parsed.data?.inventory?.items?.edges).toHaveLength(3);
+  });
+});
+
 describe('response cache off (the default)', () => {
   const kit = useTestkit();
 
