@@ -3,7 +3,7 @@
 // served by Yoga's node adapter, and resolvers that make the baseline's one upstream call and
 // copy its fields (with the service's own item field resolvers), and nothing else: no DataLoaders,
 // envelop plugins, limits, metrics, logging, retries or checks of the page's shape. It answers the
-// pages without listing fees (scenarios a, c, e).
+// pages without listing fees (scenarios a, c, e, g).
 // The facade's cost over this floor is what the service itself adds; this floor's cost over the
 // baseline is what Yoga and GraphQL execution cost before any of it.
 import { createServer } from 'node:http';
