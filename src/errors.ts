@@ -215,8 +215,7 @@ export class OperationLimitError extends TradegraphError {
 export class PersistedQueryNotFoundError extends TradegraphError {
   readonly code = ErrorCode.PERSISTED_QUERY_NOT_FOUND;
   constructor(documentId: string) {
-    const shown = documentId.length > 80 ? `${documentId.slice(0, 80)}...` : documentId;
-    super(`'${shown}' is not the id of a trusted document of this service.`, ErrorCode.PERSISTED_QUERY_NOT_FOUND);
+    super(`'${quote(documentId, 80)}' is not the id of a trusted document of this service.`, ErrorCode.PERSISTED_QUERY_NOT_FOUND);
   }
 }
 

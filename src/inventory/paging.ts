@@ -15,7 +15,7 @@ export interface ItemEdge {
   node: InventoryItemModel;
 }
 
-export interface ItemPageInfo {
+interface ItemPageInfo {
   hasNextPage: boolean;
   hasPreviousPage: boolean;
   startCursor: string | null;

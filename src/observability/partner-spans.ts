@@ -4,7 +4,7 @@
 import { SpanKind, SpanStatusCode, context, propagation, trace, type Attributes } from '@opentelemetry/api';
 import type { PartnerCallObserver } from '../partner/index.js';
 
-export const TRACER_NAME = 'tradegraph';
+const TRACER_NAME = 'tradegraph';
 
 // Looked up per span rather than once: a tracer taken before the SDK is installed stays a no-op.
 export const tracer = () => trace.getTracer(TRACER_NAME);

@@ -68,7 +68,7 @@ export interface PartnerCall {
   requestId?: string;
 }
 
-export const DEFAULT_CIRCUIT: CircuitOptions = {
+const DEFAULT_CIRCUIT: CircuitOptions = {
   failureRatio: 0.5,
   windowMs: 10_000,
   minimumCalls: 20,

@@ -54,7 +54,7 @@ export function errorFromStatus(
 }
 
 /** Why a call's abort signal fired, if it did. */
-export interface AbortCause {
+interface AbortCause {
   timedOut: boolean;
   deadlinePassed: boolean;
   clientGone: boolean;
@@ -87,7 +87,7 @@ export function isOutage(error: unknown): boolean {
 }
 
 /** Retry-After is either delta-seconds or an HTTP date; answers whole seconds from now. */
-export function parseRetryAfter(value: string | string[] | undefined): number | undefined {
+function parseRetryAfter(value: string | string[] | undefined): number | undefined {
   const text = Array.isArray(value) ? value[0] : value;
   if (!text) return undefined;
   if (/^\d+$/.test(text.trim())) return Number(text.trim());

@@ -27,8 +27,8 @@ export interface ReadInventoryParams {
  * item with every field set is under 4 KiB). A larger answer is refused before it is held, so that
  * concurrent pages cannot take the process's memory with them.
  */
-export const PAGE_ENVELOPE_BYTES = 64 * 1024;
-export const ITEM_BYTES = 16 * 1024;
+const PAGE_ENVELOPE_BYTES = 64 * 1024;
+const ITEM_BYTES = 16 * 1024;
 
 export async function readInventoryPage(client: PartnerClient, params: ReadInventoryParams): Promise<TradeInventoryResponseDTO> {
   const data = await client.call({

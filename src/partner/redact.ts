@@ -8,7 +8,7 @@ const MASK = '[redacted]';
 const MIN_FRAGMENT = 6;
 
 /** Every form in which `secret` can appear in text the partner echoes back. */
-export function secretForms(secret: string): string[] {
+function secretForms(secret: string): string[] {
   const forms = new Set<string>([secret]);
   const percent = encodeURIComponent(secret);
   forms.add(percent);

@@ -12,7 +12,7 @@ import { usesIncrementalDelivery } from './defer-stream.js';
  * `id` is refused as "not provided") and inlines defaults as JSON text, which a custom scalar's
  * default does not survive. Operations that declare a variable default run on graphql-js.
  */
-export function declaresVariableDefault(document: DocumentNode): boolean {
+function declaresVariableDefault(document: DocumentNode): boolean {
   return document.definitions.some(
     (definition) =>
       definition.kind === Kind.OPERATION_DEFINITION &&

@@ -12,7 +12,7 @@ export const CSRF_HEADER = 'x-graphql-csrf';
  * that common clients already send costs nothing: Yoga's own default, and Apollo Server's pair
  * (Apollo iOS and Kotlin send `x-apollo-operation-name` on their GETs).
  */
-export const CSRF_ACCEPTED_HEADERS = [CSRF_HEADER, 'x-graphql-yoga-csrf', 'apollo-require-preflight', 'x-apollo-operation-name'];
+const CSRF_ACCEPTED_HEADERS = [CSRF_HEADER, 'x-graphql-yoga-csrf', 'apollo-require-preflight', 'x-apollo-operation-name'];
 
 export function useCsrfPrevention<TContext extends object>(): Plugin<TContext> {
   // Yoga's plugin decides (it lets through a content-type outside the three CORS-safelisted ones,

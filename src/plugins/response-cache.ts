@@ -17,7 +17,7 @@ export interface ResponseCacheOptions {
 }
 
 /** Answers kept by one replica's in-process store, least recently used dropped first. */
-export const IN_PROCESS_CACHE_ENTRIES = 1000;
+const IN_PROCESS_CACHE_ENTRIES = 1000;
 /** Every key this cache writes in Redis starts so; the rest is a SHA-256 hash. */
 export const REDIS_KEY_PREFIX = 'tradegraph:response:';
 

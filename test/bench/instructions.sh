@@ -74,3 +74,5 @@ TOTAL=$(awk '/^totals:/ { print $2 }' "$OUT/callgrind.out")
 # CALLGRIND_OUT=<file> keeps the profile, for callgrind_annotate (native code by name, JIT code as ???).
 [ -z "${CALLGRIND_OUT:-}" ] || cp "$OUT/callgrind.out" "$CALLGRIND_OUT"
 echo "$TARGET: $((TOTAL / ANSWERED)) instructions per request ($ANSWERED requests answered after $WARMUP)"
+# The same count split into categories (see instruction-categories.ts), as one JSON line.
+node --import tsx test/bench/instruction-categories.ts "$OUT/callgrind.out" "$ANSWERED"

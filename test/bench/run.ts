@@ -72,6 +72,10 @@ interface RoundResult {
 }
 
 /** Drives one target with one scenario for a while, or for an amount of requests. */
+/** The pause before each target's round (see the rounds below). */
+const SETTLE_MS = 1_000;
+const settle = () => new Promise<void>((resolve) => setTimeout(resolve, SETTLE_MS));
+
 async function drive(
   url: string,
   requests: BenchRequest[],
@@ -367,8 +371,12 @@ async function main(): Promise<void> {
       const rounds: Record<string, RoundResult[]> = Object.fromEntries(scenarioTargets.map((t) => [t.name, []]));
       const rssPeaks: Record<string, number[]> = Object.fromEntries(scenarioTargets.map((t) => [t.name, []]));
       for (let roundIndex = 0; roundIndex < ROUNDS; roundIndex++) {
-        // A B A B: every target gets every round, in the same order, so drift hits all alike.
-        for (const target of scenarioTargets) {
+        // Every target gets every round, so drift hits all alike; the order turns each round (A B,
+        // B A, ...) and each target starts after a pause, so that the garbage collection and
+        // compilation a target still does after its own round land in no other target's round.
+        const order = scenarioTargets.map((_, i) => scenarioTargets[(i + roundIndex) % scenarioTargets.length]!);
+        for (const target of order) {
+          await settle();
           const sampler = sampleRss(target.child.process.pid!, 200);
           const cpuBefore = cpuMsOf(target.child.process.pid!);
           const simulatorCpuBefore = cpuMsOf(simulator.process.pid!);
