@@ -19,7 +19,7 @@ import { PartnerApi } from './partner/index.js';
 import { useCompiledExecution } from './plugins/compiled-execution.js';
 import { useCsrfPrevention } from './plugins/csrf-prevention.js';
 import { useFieldErrorCodes } from './plugins/field-error-codes.js';
-import { useIncrementalDelivery } from './plugins/defer-stream.js';
+import { incrementalDeliveryValidation, useIncrementalDelivery } from './plugins/defer-stream.js';
 import { operationLimitPlugins, operationLimitValidation } from './plugins/operation-limits.js';
 import { useOperationObservability } from './plugins/operation-observability.js';
 import { useOperationSpans } from './plugins/operation-spans.js';
@@ -116,8 +116,14 @@ export function createTradegraph({ config, logger, graphiqlHeaders = {} }: Trade
   plugins.push(...useIncrementalDelivery<TradegraphContext & YogaInitialContext>());
   // After observability, so that refused operations are seen (and counted) too.
   plugins.push(...operationLimitPlugins());
-  // One cached validation for the limits and what production hides (validation-cache.ts).
-  plugins.push(useValidationCache([...operationLimitValidation(), ...(config.production ? productionValidation() : [])]));
+  // One cached validation for the limits, @defer/@stream and what production hides (validation-cache.ts).
+  plugins.push(
+    useValidationCache([
+      ...operationLimitValidation(),
+      ...incrementalDeliveryValidation(),
+      ...(config.production ? productionValidation() : []),
+    ]),
+  );
   if (config.production) plugins.push(...productionPlugins());
   plugins.push(useVariableErrorCodes());
   plugins.push(useFieldErrorCodes());

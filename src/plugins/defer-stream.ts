@@ -4,6 +4,7 @@ import { useDeferStream } from '@graphql-yoga/plugin-defer-stream';
 import { BREAK, visit, type DocumentNode } from 'graphql';
 import type { Plugin, YogaInitialContext } from 'graphql-yoga';
 import { IncrementalDeliveryNotAcceptedError } from '../errors.js';
+import type { ValidationPlugin } from './validation-cache.js';
 
 const INCREMENTAL_DIRECTIVES = new Set(['defer', 'stream']);
 
@@ -41,9 +42,14 @@ export function acceptsIncrementalDelivery(accept: string | null): boolean {
   });
 }
 
+/**
+ * Yoga's plugin adds the directives to the schema here; its validation rules are given to
+ * useValidationCache (incrementalDeliveryValidation below), so that they run once per document.
+ */
 export function useIncrementalDelivery<TContext extends YogaInitialContext>(): Plugin<TContext>[] {
+  const { onSchemaChange } = useDeferStream();
   return [
-    useDeferStream() as Plugin<TContext>,
+    { onSchemaChange } as Plugin<TContext>,
     {
       onExecute({ args, setResultAndStopExecution }) {
         if (!usesIncrementalDelivery(args.document)) return;
@@ -52,4 +58,13 @@ export function useIncrementalDelivery<TContext extends YogaInitialContext>(): P
       },
     },
   ];
+}
+
+/**
+ * The @defer and @stream validation rules (labels, not on root fields, @stream on lists only, and
+ * the overlap rule that knows of them); they do not depend on the request.
+ */
+export function incrementalDeliveryValidation(): ValidationPlugin[] {
+  const { onValidate } = useDeferStream();
+  return [{ onValidate } as ValidationPlugin];
 }
