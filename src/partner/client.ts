@@ -155,7 +155,6 @@ export class PartnerClient {
     let release: (() => void) | undefined;
     const body = call.body === undefined ? undefined : JSON.stringify(call.body);
     if (body !== undefined) headers['content-type'] = 'application/json';
-    const secrets = () => [...(call.secrets ?? []), ...(this.options.secrets ?? [])];
     const attempt = async (): Promise<unknown> => {
       attempts += 1;
       let response;
@@ -174,7 +173,7 @@ export class PartnerClient {
       }
       httpStatus = response.status;
       if (response.text === null) throw errorFromStatus(call.operation, response.status, response.headers);
-      return parseBody(call.operation, response.text, secrets);
+      return parseBody(call.operation, response.text, [...(call.secrets ?? []), ...(this.options.secrets ?? [])]);
     };
     try {
       // Waiting for a connection is the facade's own saturation: outside the breaker, never counted.

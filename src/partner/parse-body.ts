@@ -4,8 +4,7 @@ import { PartnerEnvelopeError, UpstreamBadResponseError } from '../errors.js';
 import { unwrapEnvelope } from './envelope.js';
 import { redactSecrets } from './redact.js';
 
-/** `secrets` is asked for only when there is an envelope failure to scrub. */
-export function parseBody(operation: string, text: string, secrets: () => readonly string[]): unknown {
+export function parseBody(operation: string, text: string, secrets: readonly string[]): unknown {
   let parsed: unknown;
   try {
     parsed = JSON.parse(text);
@@ -16,9 +15,8 @@ export function parseBody(operation: string, text: string, secrets: () => readon
     return unwrapEnvelope(operation, parsed);
   } catch (error) {
     // The partner's own words may echo the call's URL or headers: its message and fields both.
-    if (error instanceof PartnerEnvelopeError) {
-      const scrubbed = secrets();
-      if (scrubbed.length > 0) throw new PartnerEnvelopeError(operation, redactSecrets(error.upstream, scrubbed));
+    if (error instanceof PartnerEnvelopeError && secrets.length > 0) {
+      throw new PartnerEnvelopeError(operation, redactSecrets(error.upstream, secrets));
     }
     throw error;
   }
