@@ -107,6 +107,14 @@ if (g) {
     );
   }
 }
+// (g) at full load is no target of its own: its latency is connections / throughput, (a)'s question.
+const full = byId.get('i');
+if (full) {
+  targets.push(
+    `(i), (g) at full load, for comparison: p50 ${(full.medians.facade!.p50 - full.medians.baseline!.p50).toFixed(1)} ms, ` +
+      `p99 ${(full.medians.facade!.p99 - full.medians.baseline!.p99).toFixed(1)} ms from the baseline's, req/s ${full.ratioFacadeToBaseline.rps.toFixed(2)} × the baseline's`,
+  );
+}
 if (report.soak) targets.push(`soak RSS < 200 MB: peak ${report.soak.peakRssMiB} MiB, ${verdict(report.soak.peakRssMiB < 200)}`);
 if (targets.length) console.log(`\nTargets, from this run:\n\n${targets.map((t) => `- ${t}`).join('\n')}`);
 if (report.soak) {

@@ -15,6 +15,7 @@ import { DEMO_APP_KEY } from '../../src/simulator/data.js';
 import { cpuMsOf, freePort, killAllNow, memoryOf, sampleRss, startNode, stopAll, type Child } from './processes.js';
 import { productionCommand, type ProductionCommand } from '../support/production-command.js';
 import { buildScenarios, FLOOR_SCENARIOS, FLOOR_TARGET, hundredFeesRequest, type BenchRequest, type Scenario } from './scenarios.js';
+import { drivePaced } from './paced.js';
 import { median, percentile, ratio, round, slope } from './stats.js';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
@@ -28,7 +29,7 @@ const { values: args } = parseArgs({
     'soak-only': { type: 'boolean', default: false },
     rounds: { type: 'string', default: '5' },
     duration: { type: 'string', default: '3' },
-    scenarios: { type: 'string', default: 'a,b,c,d,e,f,g' },
+    scenarios: { type: 'string', default: 'a,b,c,d,e,f,g,i' },
     // Another revision of the facade, run side by side as a third target (e.g. HEAD~1), so that
     // one run measures what a change gained.
     compare: { type: 'string', multiple: true, default: [] },
@@ -380,9 +381,9 @@ async function main(): Promise<void> {
           const sampler = sampleRss(target.child.process.pid!, 200);
           const cpuBefore = cpuMsOf(target.child.process.pid!);
           const simulatorCpuBefore = cpuMsOf(simulator.process.pid!);
-          const result: RoundResult = await drive(target.child.url, requestsOf(target, scenario), scenario.connections, {
-            durationS: DURATION_S,
-          });
+          const result: RoundResult = scenario.offeredRate
+            ? await drivePaced(target.child.url, requestsOf(target, scenario), scenario.connections, scenario.offeredRate, DURATION_S, roundIndex + 1)
+            : await drive(target.child.url, requestsOf(target, scenario), scenario.connections, { durationS: DURATION_S });
           result.cpuMsPerRequest = round((cpuMsOf(target.child.process.pid!) - cpuBefore) / result.requests, 3);
           result.simulatorCpuMsPerRequest = round((cpuMsOf(simulator.process.pid!) - simulatorCpuBefore) / result.requests, 3);
           rssPeaks[target.name]!.push(Math.max(...sampler.stop()));
@@ -426,6 +427,7 @@ async function main(): Promise<void> {
         ratioFacadeToBaseline: pairRatios(baseline.name),
         ...(scenario.facadeEnv ? { facadeEnv: scenario.facadeEnv } : {}),
         ...(scenario.simulatorLatencyMs ? { simulatorLatencyMs: scenario.simulatorLatencyMs } : {}),
+        ...(scenario.offeredRate ? { offeredRate: scenario.offeredRate } : {}),
         ratioFacadeToCompared: Object.fromEntries(
           compared.filter((c) => scenarioTargets.includes(c)).map((c) => [c.name, pairRatios(c.name)]),
         ),

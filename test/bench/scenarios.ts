@@ -78,11 +78,11 @@ export interface BenchRequest {
   body?: string;
 }
 
-export type ScenarioId = 'a' | 'b' | 'c' | 'd' | 'e' | 'f' | 'g';
+export type ScenarioId = 'a' | 'b' | 'c' | 'd' | 'e' | 'f' | 'g' | 'i';
 
 /** The Yoga floor's target name (test/bench/yoga-floor.ts), and the scenarios it answers: pages without listing fees. */
 export const FLOOR_TARGET = 'yoga-floor';
-export const FLOOR_SCENARIOS: ReadonlySet<ScenarioId> = new Set(['a', 'c', 'e', 'g']);
+export const FLOOR_SCENARIOS: ReadonlySet<ScenarioId> = new Set(['a', 'c', 'e', 'g', 'i']);
 
 export interface Scenario {
   id: ScenarioId;
@@ -103,6 +103,12 @@ export interface Scenario {
   repeated?: boolean;
   /** How long the simulator takes to answer each partner call in this scenario. */
   simulatorLatencyMs?: number;
+  /**
+   * Requests per second of an open load (Poisson arrivals over all connections), for a scenario
+   * that measures added latency below saturation; without it, every connection sends its next
+   * request as soon as the last is answered.
+   */
+  offeredRate?: number;
 }
 
 /** The response cache's TTL in scenario (f) and the soak: far longer than a round. */
@@ -212,7 +218,16 @@ export function buildScenarios(): Scenario[] {
     },
     {
       id: 'g',
-      title: 'scenario (a) with the partner answering in 50 ms, 200 connections',
+      title: 'scenario (a) with the partner answering in 50 ms: 200 connections, 200 req/s arriving at random',
+      connections: 200,
+      ...pageA,
+      minimumUpstream: { readInventory: 1, calculateListingFee: 0 },
+      simulatorLatencyMs: 50,
+      offeredRate: 200,
+    },
+    {
+      id: 'i',
+      title: 'scenario (g) at full load: each of the 200 connections sends again as soon as it is answered',
       connections: 200,
       ...pageA,
       minimumUpstream: { readInventory: 1, calculateListingFee: 0 },

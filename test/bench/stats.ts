@@ -53,3 +53,25 @@ export function slope(points: ReadonlyArray<readonly [number, number]>): number 
   }
   return den === 0 ? 0 : num / den;
 }
+
+/**
+ * Arrival offsets in ms of an open load: a Poisson process at `ratePerSecond` over `durationMs`,
+ * from a seeded generator (mulberry32), so that every target of a run is sent the very same
+ * sequence of gaps and bursts.
+ */
+export function poissonArrivals(ratePerSecond: number, durationMs: number, seed: number): Float64Array {
+  let state = seed >>> 0;
+  const uniform = () => {
+    state = (state + 0x6d2b79f5) >>> 0;
+    let t = state;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4_294_967_296;
+  };
+  const meanGapMs = 1000 / ratePerSecond;
+  const offsets: number[] = [];
+  for (let at = -Math.log(1 - uniform()) * meanGapMs; at < durationMs; at += -Math.log(1 - uniform()) * meanGapMs) {
+    offsets.push(at);
+  }
+  return Float64Array.from(offsets);
+}

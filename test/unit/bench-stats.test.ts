@@ -1,7 +1,7 @@
 // The benchmark's arithmetic (test/bench/stats.ts): what its report's medians, percentiles, ratios
 // and soak trend mean. No timing here: the bench itself never runs in the test suite.
 import { describe, expect, it } from 'vitest';
-import { median, percentile, ratio, slope } from '../bench/stats.js';
+import { median, percentile, poissonArrivals, ratio, slope } from '../bench/stats.js';
 
 describe('bench statistics', () => {
   it('takes the middle value, or the mean of the middle two', () => {
@@ -25,5 +25,19 @@ describe('bench statistics', () => {
   it('finds no trend in a flat series and the slope of a growing one', () => {
     expect(slope([[0, 5], [1, 5], [2, 5]])).toBe(0);
     expect(slope([[0, 1], [1, 3], [2, 5]])).toBeCloseTo(2);
+  });
+
+  it('schedules an open load at the asked rate, the same for the same seed', () => {
+    const arrivals = poissonArrivals(200, 60_000, 7);
+    // 12,000 expected; a Poisson count's standard deviation is about 110.
+    expect(arrivals.length).toBeGreaterThan(11_500);
+    expect(arrivals.length).toBeLessThan(12_500);
+    expect(arrivals.every((at, i) => at >= 0 && at < 60_000 && (i === 0 || at >= arrivals[i - 1]!))).toBe(true);
+    // Exponential gaps: about e^-1 of them are longer than the mean gap of 5 ms.
+    const longer = arrivals.filter((at, i) => i > 0 && at - arrivals[i - 1]! > 5).length / arrivals.length;
+    expect(longer).toBeGreaterThan(0.34);
+    expect(longer).toBeLessThan(0.4);
+    expect(poissonArrivals(200, 60_000, 7)).toEqual(arrivals);
+    expect(poissonArrivals(200, 60_000, 8)).not.toEqual(arrivals);
   });
 });
