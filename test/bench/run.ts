@@ -10,13 +10,13 @@ import { cpus, tmpdir, totalmem } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { isDeepStrictEqual, parseArgs } from 'node:util';
-import autocannon from 'autocannon';
 import { DEMO_APP_KEY } from '../../src/simulator/data.js';
 import { cpuMsOf, freePort, killAllNow, memoryOf, sampleRss, startNode, stopAll, type Child } from './processes.js';
 import { productionCommand, type ProductionCommand } from '../support/production-command.js';
 import { buildScenarios, FLOOR_SCENARIOS, FLOOR_TARGET, hundredFeesRequest, type BenchRequest, type Scenario } from './scenarios.js';
+import { drive, type RoundResult } from './drive.js';
 import { drivePaced } from './paced.js';
-import { median, percentile, ratio, round, slope } from './stats.js';
+import { median, ratio, round, slope } from './stats.js';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 /** Checkouts made for --compare; removed however the run ends. */
@@ -59,71 +59,9 @@ interface Target {
   nodeArgs: string[];
 }
 
-interface RoundResult {
-  rps: number;
-  /** CPU time the target process spent per request, in ms. */
-  cpuMsPerRequest?: number;
-  /** CPU time the partner simulator spent per request of the target, in ms. */
-  simulatorCpuMsPerRequest?: number;
-  p50: number;
-  p99: number;
-  requests: number;
-  non2xx: number;
-  errors: number;
-}
-
-/** Drives one target with one scenario for a while, or for an amount of requests. */
 /** The pause before each target's round (see the rounds below). */
 const SETTLE_MS = 1_000;
 const settle = () => new Promise<void>((resolve) => setTimeout(resolve, SETTLE_MS));
-
-async function drive(
-  url: string,
-  requests: BenchRequest[],
-  connections: number,
-  limit: { durationS: number } | { amount: number },
-  onResponse?: () => void,
-): Promise<RoundResult> {
-  let next = 0;
-  const single = requests.length === 1 ? requests[0]! : null;
-  const options: autocannon.Options = {
-    url,
-    connections,
-    pipelining: 1,
-    ...('amount' in limit ? { amount: limit.amount } : { duration: limit.durationS }),
-    ...(single
-      ? { method: single.method, headers: single.headers, body: single.body, requests: [{ path: single.path }] }
-      : {
-          // Distinct users: each request takes the next user's request, round robin.
-          requests: [
-            {
-              setupRequest: (request: autocannon.Request) => {
-                const user = requests[next++ % requests.length]!;
-                return { ...request, method: user.method, path: user.path, headers: user.headers, body: user.body };
-              },
-            },
-          ],
-        }),
-  };
-  // Raw latencies in ms: autocannon's own histogram has 1 ms resolution, these are sub-ms.
-  const latencies: number[] = [];
-  const collect = !('amount' in limit);
-  const result = await new Promise<autocannon.Result>((resolve, reject) => {
-    const instance = autocannon(options, (error: unknown, done: autocannon.Result) => (error ? reject(error) : resolve(done)));
-    instance.on('response', (_client, _status, _bytes, responseTime) => {
-      if (collect) latencies.push(responseTime);
-      onResponse?.();
-    });
-  });
-  return {
-    rps: round(result.requests.total / result.duration, 1),
-    p50: round(percentile(latencies, 50), 3),
-    p99: round(percentile(latencies, 99), 3),
-    requests: result.requests.total,
-    non2xx: result.non2xx,
-    errors: result.errors,
-  };
-}
 
 async function post(url: string, request: BenchRequest): Promise<{ status: number; body: unknown }> {
   const response = await fetch(url + request.path, { method: request.method, headers: request.headers, body: request.body });

@@ -1,0 +1,210 @@
+// `npx tsx test/bench/profile.ts`: where each target's CPU time goes in one bench scenario, from
+// V8's sampling profiler (`node --cpu-prof`), per request and side by side: the facade as
+// `npm run start:prod` runs it, the Yoga floor (in the scenarios it answers) and the baseline.
+// Instruction counts (instructions.sh) are steadier but blind to cache misses and to the time a
+// collection takes; a profile shows the time itself, split by package and function.
+//
+// Each target gets the CPU alone in turn: warm-up, then the counted requests. Only samples taken
+// between the counted run's first and last request are kept: V8's profile timestamps and this
+// process's `process.hrtime` read the same monotonic clock (Linux). The facade first answers the
+// hundred-fee operations, as in the bench (a facade that has served large operations stays in
+// another state). The partner body's `JSON.parse` has no frame of its own in a sampling profile: it
+// counts as the self time of its caller (the facade's `parseBody`, undici's `consumeEnd` in the
+// floor and the baseline). A tool for finding costs, not a benchmark; it asserts nothing.
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
+import { DEMO_APP_KEY } from '../../src/simulator/data.js';
+import { productionCommand } from '../support/production-command.js';
+import { drive } from './drive.js';
+import { freePort, killAllNow, startNode, stopAll, type Child } from './processes.js';
+import { buildScenarios, FLOOR_SCENARIOS, FLOOR_TARGET, hundredFeesRequest, type ScenarioId } from './scenarios.js';
+import { round } from './stats.js';
+
+const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
+const { values: args } = parseArgs({
+  options: {
+    scenario: { type: 'string', default: 'a' },
+    requests: { type: 'string', default: '30000' },
+    'warmup-requests': { type: 'string', default: '5000' },
+    top: { type: 'string', default: '25' },
+    out: { type: 'string', default: join(ROOT, 'test/bench/results/profile-a.json') },
+  },
+});
+
+interface CpuProfile {
+  nodes: { id: number; callFrame: { functionName: string; url: string; lineNumber: number } }[];
+  startTime: number;
+  samples: number[];
+  timeDeltas: number[];
+}
+
+/** Busy ms per request of one target, by group (package, the service's own code, GC, ...) and by function. */
+interface Split {
+  busyMsPerRequest: number;
+  groups: Record<string, number>;
+  functions: Record<string, number>;
+}
+
+/** What a sample's frame belongs to: a package, the service's own code, Node's internals, or V8's own entries. */
+function groupOf(url: string, functionName: string): string {
+  const pkg = /node_modules\/((?:@[^/]+\/)?[^/]+)/.exec(url);
+  if (pkg) return pkg[1]!;
+  if (url.startsWith('node:')) return 'node internals';
+  if (url.includes('/dist/') || url.includes('/src/') || url.includes('/test/bench/')) return 'own code';
+  if (functionName.startsWith('(')) return functionName;
+  return 'native';
+}
+
+function split(profile: CpuProfile, fromUs: number, toUs: number, requests: number): Split {
+  const byId = new Map(profile.nodes.map((node) => [node.id, node.callFrame]));
+  const groups = new Map<string, number>();
+  const functions = new Map<string, number>();
+  let busy = 0;
+  let at = profile.startTime;
+  for (let i = 0; i < profile.samples.length; i++) {
+    at += profile.timeDeltas[i] ?? 0;
+    if (at < fromUs || at > toUs) continue;
+    const frame = byId.get(profile.samples[i]!)!;
+    if (frame.functionName === '(idle)') continue;
+    const us = profile.timeDeltas[i + 1] ?? 0;
+    busy += us;
+    const group = groupOf(frame.url, frame.functionName);
+    groups.set(group, (groups.get(group) ?? 0) + us);
+    // The service's own functions by name alone: the facade runs bundled, the floor from source.
+    const where = group === 'own code' ? '(own code)' : frame.url ? `${frame.url.replace(/^.*node_modules\//, '')}:${frame.lineNumber + 1}` : '';
+    const name = `${frame.functionName || '(anonymous)'} ${where}`.trim();
+    functions.set(name, (functions.get(name) ?? 0) + us);
+  }
+  const perRequest = (us: number) => round(us / 1000 / requests, 4);
+  const sorted = (map: Map<string, number>) => Object.fromEntries([...map].sort((a, b) => b[1] - a[1]).map(([k, v]) => [k, perRequest(v)]));
+  return { busyMsPerRequest: perRequest(busy), groups: sorted(groups), functions: sorted(functions) };
+}
+
+/** The main thread's profile of a process (a loader thread, as tsx starts one, writes its own). */
+function mainThreadProfile(dir: string, pid: number): CpuProfile {
+  const file = readdirSync(dir).find((name) => name.includes(`.${pid}.0.`));
+  if (!file) throw new Error(`no main-thread profile of pid ${pid} in ${dir}`);
+  return JSON.parse(readFileSync(join(dir, file), 'utf8')) as CpuProfile;
+}
+
+const nowUs = () => Number(process.hrtime.bigint() / 1000n);
+
+async function main(): Promise<void> {
+  const scenario = buildScenarios().find((s) => s.id === args.scenario);
+  if (!scenario || scenario.facadeEnv || scenario.offeredRate) throw new Error(`--scenario must be a closed-load scenario without its own facade, not ${args.scenario}`);
+  const requests = Number(args.requests);
+  const warmup = Number(args['warmup-requests']);
+  const dir = mkdtempSync(join(tmpdir(), 'tradegraph-profile-'));
+  process.once('exit', () => {
+    killAllNow();
+    rmSync(dir, { recursive: true, force: true });
+  });
+  const prod = productionCommand(ROOT)!;
+  execFileSync('npm', ['run', '--silent', 'build'], { cwd: ROOT, stdio: ['ignore', 'ignore', 'inherit'] });
+  const profiled = (name: string) => ['--cpu-prof', `--cpu-prof-dir=${join(dir, name)}`];
+
+  const simulatorPort = await freePort();
+  const simulator = await startNode({
+    name: 'simulator',
+    cwd: ROOT,
+    script: 'src/simulator/main.ts',
+    port: simulatorPort,
+    env: { SIMULATOR_PORT: String(simulatorPort), SIMULATOR_LATENCY_MS: String(scenario.simulatorLatencyMs ?? 0) },
+    readyPath: '/__simulator/calls',
+  });
+  const targets: { name: string; child: Child; facade: boolean }[] = [];
+  const facadePort = await freePort();
+  targets.push({
+    name: 'facade',
+    facade: true,
+    child: await startNode({
+      name: 'facade',
+      cwd: ROOT,
+      script: prod.entry,
+      port: facadePort,
+      env: { NODE_ENV: 'production', LOG_LEVEL: 'warn', HOST: '127.0.0.1', PORT: String(facadePort), PARTNER_API_URL: simulator.url, PARTNER_APP_KEY: DEMO_APP_KEY },
+      readyPath: '/health',
+      execArgv: [...prod.nodeArgs, ...profiled('facade')],
+    }),
+  });
+  if (FLOOR_SCENARIOS.has(scenario.id as ScenarioId)) {
+    const port = await freePort();
+    targets.push({
+      name: FLOOR_TARGET,
+      facade: false,
+      child: await startNode({
+        name: FLOOR_TARGET,
+        cwd: ROOT,
+        script: 'test/bench/yoga-floor.ts',
+        port,
+        env: { NODE_ENV: 'production', FLOOR_PORT: String(port), PARTNER_API_URL: simulator.url },
+        readyPath: '/health',
+        execArgv: profiled(FLOOR_TARGET),
+      }),
+    });
+  }
+  const baselinePort = await freePort();
+  targets.push({
+    name: 'baseline',
+    facade: false,
+    child: await startNode({
+      name: 'baseline',
+      cwd: ROOT,
+      script: 'test/bench/baseline.ts',
+      port: baselinePort,
+      env: { BASELINE_PORT: String(baselinePort), PARTNER_API_URL: simulator.url, PARTNER_APP_KEY: DEMO_APP_KEY },
+      readyPath: '/health',
+      execArgv: profiled('baseline'),
+    }),
+  });
+
+  const windows = new Map<string, { fromUs: number; toUs: number; pid: number }>();
+  for (const target of targets) {
+    const own = target.name === 'baseline' ? scenario.baseline : scenario.facade;
+    if (target.facade) {
+      const fees = hundredFeesRequest();
+      for (let i = 0; i < 5; i++) await (await fetch(target.child.url + fees.path, { method: fees.method, headers: fees.headers, body: fees.body })).arrayBuffer();
+    }
+    await drive(target.child.url, own, scenario.connections, { amount: warmup });
+    const fromUs = nowUs();
+    const result = await drive(target.child.url, own, scenario.connections, { amount: requests });
+    windows.set(target.name, { fromUs, toUs: nowUs(), pid: target.child.process.pid! });
+    if (result.non2xx || result.errors) throw new Error(`${target.name}: ${result.non2xx} non-2xx answers, ${result.errors} errors`);
+    console.log(`${target.name}: ${requests} requests of (${scenario.id}) counted`);
+  }
+  await stopAll(10_000);
+
+  const splits: Record<string, Split> = {};
+  for (const [name, { fromUs, toUs, pid }] of windows) splits[name] = split(mainThreadProfile(join(dir, name), pid), fromUs, toUs, requests);
+  writeFileSync(
+    args.out,
+    `${JSON.stringify({ date: new Date().toISOString(), scenario: scenario.id, requests, warmupRequests: warmup, facadeNodeArgs: prod.nodeArgs, unit: 'busy ms of the main thread per request', targets: splits }, null, 2)}\n`,
+  );
+
+  const names = Object.keys(splits);
+  const cell = (name: string, key: string, of: 'groups' | 'functions') => (splits[name]![of][key] ?? 0).toFixed(4);
+  console.log(`\n(${scenario.id}), busy ms of the main thread per request: ${names.map((n) => `${n} ${splits[n]!.busyMsPerRequest}`).join(', ')}\n`);
+  const other = names.includes(FLOOR_TARGET) ? FLOOR_TARGET : 'baseline';
+  for (const of of ['groups', 'functions'] as const) {
+    const keys = [...new Set(names.flatMap((n) => Object.keys(splits[n]![of])))];
+    const gap = (key: string) => (splits.facade![of][key] ?? 0) - (splits[other]![of][key] ?? 0);
+    keys.sort((x, y) => Math.abs(gap(y)) - Math.abs(gap(x)));
+    console.log(`${of === 'groups' ? 'By group' : 'By function'}, largest differences facade − ${other} first:\n`);
+    console.log(`| ${of === 'groups' ? 'group' : 'function'} | ${names.join(' | ')} |\n|---|${names.map(() => '---').join('|')}|`);
+    for (const key of keys.slice(0, Number(args.top))) console.log(`| ${key} | ${names.map((n) => cell(n, key, of)).join(' | ')} |`);
+    console.log('');
+  }
+  console.log(`written to ${args.out}`);
+}
+
+main().then(
+  () => process.exit(0),
+  (error: unknown) => {
+    console.error(error);
+    process.exit(1);
+  },
+);
