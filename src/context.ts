@@ -124,25 +124,43 @@ const MISSING_TOKEN =
 
 /**
  * Tells partner calls when the client's connection closes before its answer is sent. Built on the
- * node response's own events rather than an AbortController: the server adapter's
+ * node response's own `close` event rather than an AbortController: the server adapter's
  * `request.signal` is a Proxy whose every property access costs a string search, and a controller
  * of our own per request (with its listener bookkeeping) costs more than the calls it would cancel.
  */
 function clientGoneSignal(res: ServerResponse): ClientGoneSignal {
-  let gone = false;
-  // Registered before any call's listener, so that the calls hear of it with `aborted` already set.
-  res.once('close', () => {
-    gone = !res.writableFinished;
-  });
-  // One listener per partner call in flight; an operation of many inventories has dozens at once.
-  res.setMaxListeners(0);
-  return {
-    get aborted() {
-      return gone;
-    },
-    addEventListener: (_type, listener) => res.on('close', listener),
-    removeEventListener: (_type, listener) => res.off('close', listener),
-  };
+  const departure = new ClientDeparture();
+  res.once('close', () => departure.closed(res.writableFinished));
+  return departure;
+}
+
+/**
+ * The calls in flight listen here, not on the response: what a call holds must not lead back to
+ * the response, its request and their buffers, which would then live as long as the call's
+ * timer and the pool's bookkeeping keep the call, and leave the young generation with them (see
+ * docs/decisions/request-lifetimes.md).
+ */
+class ClientDeparture implements ClientGoneSignal {
+  aborted = false;
+  private listeners: (() => void)[] = [];
+
+  addEventListener(_type: 'abort', listener: () => void): void {
+    this.listeners.push(listener);
+  }
+
+  removeEventListener(_type: 'abort', listener: () => void): void {
+    const at = this.listeners.indexOf(listener);
+    if (at !== -1) this.listeners.splice(at, 1);
+  }
+
+  /** The response closed: after its answer was written (`finished`), or because the client left. */
+  closed(finished: boolean): void {
+    const listeners = this.listeners;
+    this.listeners = [];
+    if (finished) return;
+    this.aborted = true;
+    for (const listener of listeners) listener();
+  }
 }
 
 export function createContextFactory(dependencies: ContextDependencies) {

@@ -1,6 +1,6 @@
 // The HTTP face of the service: a node:http server that answers its own routes (/health) and hands
 // everything else to Yoga (GraphQL, and GraphiQL in development). It owns the partner API clients.
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { createServer, ServerResponse, type IncomingMessage, type OutgoingHttpHeader, type OutgoingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createYoga, type Plugin, type YogaInitialContext, type YogaServerInstance } from 'graphql-yoga';
 import type { Logger } from 'pino';
@@ -177,8 +177,26 @@ export function createTradegraph({ config, logger, graphiqlHeaders = {} }: Trade
 
   let shuttingDown = false;
   let closing: Promise<void> | undefined;
-  /** Responses being worked on; on shutdown they are told to close their connection when done. */
-  const inFlight = new Set<ServerResponse>();
+  /**
+   * Every response asks its client to close the connection once shutdown has begun, also one
+   * whose request was already in flight, so that no client sends another request on a connection
+   * about to close. Decided as the head is written, rather than by keeping the responses in flight
+   * in a set: a long-lived collection of short-lived responses costs the garbage collector (see
+   * docs/decisions/request-lifetimes.md).
+   */
+  class TradegraphResponse extends ServerResponse {
+    override writeHead(statusCode: number, statusMessage?: string, headers?: OutgoingHttpHeaders | OutgoingHttpHeader[]): this;
+    override writeHead(statusCode: number, headers?: OutgoingHttpHeaders | OutgoingHttpHeader[]): this;
+    override writeHead(statusCode: number, ...rest: [(string | OutgoingHttpHeaders | OutgoingHttpHeader[])?, (OutgoingHttpHeaders | OutgoingHttpHeader[])?]): this {
+      if (shuttingDown && !this.headersSent) this.setHeader('connection', 'close');
+      return super.writeHead(statusCode, ...(rest as [string, OutgoingHttpHeaders]));
+    }
+  }
+  /** Requests being worked on, all of them for the shutdown log, GraphQL ones for MAX_OPERATIONS_IN_FLIGHT. */
+  let requestsInFlight = 0;
+  let operationsInFlight = 0;
+  const requestEnded = () => (requestsInFlight -= 1);
+  const operationEnded = () => (operationsInFlight -= 1);
   const help = helpText({ production: config.production, graphqlPath: GRAPHQL_PATH });
   const routes: Record<string, Route> = {
     '/': (_req, res) => sendHelp(res, 200, help),
@@ -204,10 +222,9 @@ export function createTradegraph({ config, logger, graphiqlHeaders = {} }: Trade
     },
   };
 
-  /** GraphQL requests being worked on, for MAX_OPERATIONS_IN_FLIGHT. */
-  let operationsInFlight = 0;
-  const server = createServer(
+  const server = createServer<typeof IncomingMessage, typeof TradegraphResponse>(
     {
+      ServerResponse: TradegraphResponse,
       keepAlive: true,
       // A client gets this long to send its headers, and its whole request, before it is cut off.
       headersTimeout: config.httpHeadersTimeoutMs,
@@ -215,10 +232,9 @@ export function createTradegraph({ config, logger, graphiqlHeaders = {} }: Trade
       // How often those limits are checked (Node's default is every 30 s).
       connectionsCheckingInterval: Math.min(1000, config.httpHeadersTimeoutMs),
     },
-    (req: IncomingMessage, res: ServerResponse) => {
-      if (shuttingDown) res.setHeader('connection', 'close');
-      inFlight.add(res);
-      res.once('close', () => inFlight.delete(res));
+    (req, res) => {
+      requestsInFlight += 1;
+      res.once('close', requestEnded);
       const path = pathOf(req.url);
       if (config.production && path === GRAPHQL_PATH && isBrowserVisit(req)) {
         // Production has no GraphiQL, and Yoga would answer a browser 406 with an empty body.
@@ -236,7 +252,7 @@ export function createTradegraph({ config, logger, graphiqlHeaders = {} }: Trade
       // Shed, not queued: past the cap a request is answered at once, before its body is read.
       if (operationsInFlight >= config.maxOperationsInFlight) return refuseOverloaded(res, config.maxOperationsInFlight);
       operationsInFlight += 1;
-      res.once('close', () => (operationsInFlight -= 1));
+      res.once('close', operationEnded);
       void acceptRequestBody(req, res, config.maxBodyBytes).then((accepted) => {
         if (accepted) void yoga.requestListener(req, res);
       });
@@ -263,15 +279,13 @@ export function createTradegraph({ config, logger, graphiqlHeaders = {} }: Trade
       // Once: a second call (the entry point's signal handler and a test's teardown) waits for the first.
       closing ??= (async () => {
         shuttingDown = true;
-        // Without this a finished keep-alive connection would hold `close` until the client leaves.
-        for (const res of inFlight) if (!res.headersSent) res.setHeader('connection', 'close');
         const closed = new Promise<void>((resolve) => server.close(() => resolve()));
         server.closeIdleConnections();
         // A request that outlives the grace period must not keep the process from exiting: its
         // connection is cut, which also aborts the partner calls it started.
         const forced = Number.isFinite(graceMs)
           ? setTimeout(() => {
-              logger.warn({ inFlight: inFlight.size }, 'requests still in flight after the grace period: closing their connections');
+              logger.warn({ inFlight: requestsInFlight }, 'requests still in flight after the grace period: closing their connections');
               server.closeAllConnections();
             }, graceMs)
           : undefined;

@@ -128,6 +128,28 @@ describe('shutting down, in process', () => {
     expect(JSON.parse(body!)).toEqual({ status: 'shutting down' });
   });
 
+  it('answers a request that was in flight when shutdown began with connection: close', async () => {
+    const kit = await startTestkit();
+    kit.simulator.injectFault({ operation: 'readInventory', kind: 'slow', delayMs: 300 });
+    const connection = await connect(kit.url);
+    const body = JSON.stringify({ query: `{ inventory(platformId: "${DEMO_PLATFORM_ID}", appId: 730) { totalCount } }` });
+    connection.socket.write(
+      `POST /graphql HTTP/1.1\r\nHost: tradegraph\r\ncontent-type: application/json\r\n` +
+        `authorization: Bearer ${DEMO_ACCESS_TOKEN}\r\ncontent-length: ${Buffer.byteLength(body)}\r\n\r\n${body}`,
+    );
+    await vi.waitFor(() => expect(kit.simulator.callsOf('readInventory')).toHaveLength(1), { interval: 10 });
+
+    const closing = kit.service.close();
+    // The keep-alive connection ends once its answer is written: the client was told not to reuse it.
+    await connection.ended;
+    await closing;
+    const [head, answer] = connection.received().split('\r\n\r\n');
+    expect(head).toMatch(/^HTTP\/1\.1 200 /);
+    expect(head!.toLowerCase()).toContain('connection: close');
+    expect(JSON.parse(answer!)).toEqual({ data: { inventory: { totalCount: 240 } } });
+    await kit.close();
+  });
+
   it('cuts the connection of a request still in flight after the grace period', async () => {
     const kit = await startTestkit({ config: { upstreamTimeoutMs: 60_000 } });
     kit.simulator.injectFault({ operation: 'readInventory', kind: 'slow', delayMs: 30_000 });
