@@ -38,13 +38,16 @@ export async function startNode(options: {
   env: Record<string, string>;
   readyPath: string;
   execArgv?: string[];
+  /** Hears the process's standard output (e.g. V8's `--trace-gc-nvp` lines); it is discarded otherwise. */
+  onStdout?: (text: string) => void;
 }): Promise<Child> {
   const argv = [...(options.execArgv ?? []), ...(options.script.endsWith('.js') ? [options.script] : ['--import', 'tsx', options.script])];
   const child = spawn(process.execPath, argv, {
     cwd: options.cwd,
     env: { ...process.env, ...options.env },
-    stdio: ['ignore', 'ignore', 'pipe'],
+    stdio: ['ignore', options.onStdout ? 'pipe' : 'ignore', 'pipe'],
   });
+  if (options.onStdout) child.stdout!.setEncoding('utf8').on('data', options.onStdout);
   children.add(child);
   const stderr: string[] = [];
   child.stderr?.on('data', (chunk: Buffer) => {

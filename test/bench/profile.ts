@@ -10,7 +10,10 @@
 // hundred-fee operations, as in the bench (a facade that has served large operations stays in
 // another state). The partner body's `JSON.parse` has no frame of its own in a sampling profile: it
 // counts as the self time of its caller (the facade's `parseBody`, undici's `consumeEnd` in the
-// floor and the baseline). A tool for finding costs, not a benchmark; it asserts nothing.
+// floor and the baseline). V8's `--trace-gc-nvp` lines of the counted requests give what each
+// target allocates and what survives a scavenge and is promoted to the old generation, per request:
+// promoted objects are what the collector's helper threads mark and sweep later, off the main
+// thread. A tool for finding costs, not a benchmark; it asserts nothing.
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -45,8 +48,38 @@ interface CpuProfile {
 /** Busy ms per request of one target, by group (package, the service's own code, GC, ...) and by function. */
 interface Split {
   busyMsPerRequest: number;
+  gc: GcPerRequest;
   groups: Record<string, number>;
   functions: Record<string, number>;
+}
+
+/** The collector's work during the counted requests, from V8's `--trace-gc-nvp` lines. */
+interface GcPerRequest {
+  scavenges: number;
+  fullCollections: number;
+  allocatedKiB: number;
+  survivedScavengeKiB: number;
+  promotedKiB: number;
+}
+
+function gcPerRequest(lines: string[], requests: number): GcPerRequest {
+  let scavenges = 0;
+  let full = 0;
+  let allocated = 0;
+  let survived = 0;
+  let promoted = 0;
+  const field = (line: string, name: string) => Number(new RegExp(`\\b${name}=(\\d+)`).exec(line)?.[1] ?? 0);
+  for (const line of lines) {
+    const kind = /\bgc=(\w+)/.exec(line)?.[1];
+    if (kind === 's') {
+      scavenges++;
+      allocated += field(line, 'allocated');
+      survived += field(line, 'new_space_survived');
+      promoted += field(line, 'promoted');
+    } else if (kind) full++;
+  }
+  const kib = (bytes: number) => round(bytes / 1024 / requests, 2);
+  return { scavenges, fullCollections: full, allocatedKiB: kib(allocated), survivedScavengeKiB: kib(survived), promotedKiB: kib(promoted) };
 }
 
 /** What a sample's frame belongs to: a package, the service's own code, Node's internals, or V8's own entries. */
@@ -59,7 +92,7 @@ function groupOf(url: string, functionName: string): string {
   return 'native';
 }
 
-function split(profile: CpuProfile, fromUs: number, toUs: number, requests: number): Split {
+function split(profile: CpuProfile, fromUs: number, toUs: number, requests: number, gcLines: string[]): Split {
   const byId = new Map(profile.nodes.map((node) => [node.id, node.callFrame]));
   const groups = new Map<string, number>();
   const functions = new Map<string, number>();
@@ -81,7 +114,7 @@ function split(profile: CpuProfile, fromUs: number, toUs: number, requests: numb
   }
   const perRequest = (us: number) => round(us / 1000 / requests, 4);
   const sorted = (map: Map<string, number>) => Object.fromEntries([...map].sort((a, b) => b[1] - a[1]).map(([k, v]) => [k, perRequest(v)]));
-  return { busyMsPerRequest: perRequest(busy), groups: sorted(groups), functions: sorted(functions) };
+  return { busyMsPerRequest: perRequest(busy), gc: gcPerRequest(gcLines, requests), groups: sorted(groups), functions: sorted(functions) };
 }
 
 /** The main thread's profile of a process (a loader thread, as tsx starts one, writes its own). */
@@ -105,7 +138,17 @@ async function main(): Promise<void> {
   });
   const prod = productionCommand(ROOT)!;
   execFileSync('npm', ['run', '--silent', 'build'], { cwd: ROOT, stdio: ['ignore', 'ignore', 'inherit'] });
-  const profiled = (name: string) => ['--cpu-prof', `--cpu-prof-dir=${join(dir, name)}`];
+  const profiled = (name: string) => ['--cpu-prof', `--cpu-prof-dir=${join(dir, name)}`, '--trace-gc-nvp'];
+  // The GC lines of the target being counted, while it is counted.
+  let counting: string[] | null = null;
+  const gcLines = new Map<string, string[]>();
+  // Output arrives in chunks that may end mid-line: a line is kept once its newline has come.
+  const partial = new Map<string, string>();
+  const hearGc = (name: string) => (text: string) => {
+    const lines = ((partial.get(name) ?? '') + text).split('\n');
+    partial.set(name, lines.pop()!);
+    if (counting) counting.push(...lines.filter((line) => line.includes(' gc=')));
+  };
 
   const simulatorPort = await freePort();
   const simulator = await startNode({
@@ -129,6 +172,7 @@ async function main(): Promise<void> {
       env: { NODE_ENV: 'production', LOG_LEVEL: 'warn', HOST: '127.0.0.1', PORT: String(facadePort), PARTNER_API_URL: simulator.url, PARTNER_APP_KEY: DEMO_APP_KEY },
       readyPath: '/health',
       execArgv: [...prod.nodeArgs, ...profiled('facade')],
+      onStdout: hearGc('facade'),
     }),
   });
   if (FLOOR_SCENARIOS.has(scenario.id as ScenarioId)) {
@@ -144,6 +188,7 @@ async function main(): Promise<void> {
         env: { NODE_ENV: 'production', FLOOR_PORT: String(port), PARTNER_API_URL: simulator.url },
         readyPath: '/health',
         execArgv: profiled(FLOOR_TARGET),
+        onStdout: hearGc(FLOOR_TARGET),
       }),
     });
   }
@@ -159,6 +204,7 @@ async function main(): Promise<void> {
       env: { BASELINE_PORT: String(baselinePort), PARTNER_API_URL: simulator.url, PARTNER_APP_KEY: DEMO_APP_KEY },
       readyPath: '/health',
       execArgv: profiled('baseline'),
+      onStdout: hearGc('baseline'),
     }),
   });
 
@@ -170,16 +216,21 @@ async function main(): Promise<void> {
       for (let i = 0; i < 5; i++) await (await fetch(target.child.url + fees.path, { method: fees.method, headers: fees.headers, body: fees.body })).arrayBuffer();
     }
     await drive(target.child.url, own, scenario.connections, { amount: warmup });
+    counting = [];
+    gcLines.set(target.name, counting);
     const fromUs = nowUs();
     const result = await drive(target.child.url, own, scenario.connections, { amount: requests });
     windows.set(target.name, { fromUs, toUs: nowUs(), pid: target.child.process.pid! });
+    // A line written at the window's end may still be on its way.
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    counting = null;
     if (result.non2xx || result.errors) throw new Error(`${target.name}: ${result.non2xx} non-2xx answers, ${result.errors} errors`);
     console.log(`${target.name}: ${requests} requests of (${scenario.id}) counted`);
   }
   await stopAll(10_000);
 
   const splits: Record<string, Split> = {};
-  for (const [name, { fromUs, toUs, pid }] of windows) splits[name] = split(mainThreadProfile(join(dir, name), pid), fromUs, toUs, requests);
+  for (const [name, { fromUs, toUs, pid }] of windows) splits[name] = split(mainThreadProfile(join(dir, name), pid), fromUs, toUs, requests, gcLines.get(name)!);
   writeFileSync(
     args.out,
     `${JSON.stringify({ date: new Date().toISOString(), scenario: scenario.id, requests, warmupRequests: warmup, facadeNodeArgs: prod.nodeArgs, unit: 'busy ms of the main thread per request', targets: splits }, null, 2)}\n`,
@@ -188,6 +239,13 @@ async function main(): Promise<void> {
   const names = Object.keys(splits);
   const cell = (name: string, key: string, of: 'groups' | 'functions') => (splits[name]![of][key] ?? 0).toFixed(4);
   console.log(`\n(${scenario.id}), busy ms of the main thread per request: ${names.map((n) => `${n} ${splits[n]!.busyMsPerRequest}`).join(', ')}\n`);
+  console.log('The collector, per request of the counted run:\n');
+  console.log('| target | scavenges | full collections | allocated KiB | survived a scavenge KiB | promoted KiB |\n|---|---|---|---|---|---|');
+  for (const n of names) {
+    const gc = splits[n]!.gc;
+    console.log(`| ${n} | ${gc.scavenges} | ${gc.fullCollections} | ${gc.allocatedKiB} | ${gc.survivedScavengeKiB} | ${gc.promotedKiB} |`);
+  }
+  console.log('');
   const other = names.includes(FLOOR_TARGET) ? FLOOR_TARGET : 'baseline';
   for (const of of ['groups', 'functions'] as const) {
     const keys = [...new Set(names.flatMap((n) => Object.keys(splits[n]![of])))];
