@@ -162,9 +162,9 @@ export function createTradegraph({ config, logger, graphiqlHeaders = {} }: Trade
     landingPage: false,
     // Validation results are cached per document by useValidationCache (validation-cache.ts).
     parserAndValidationCache: { validationCache: false },
-    // Bodies are already capped at MAX_BODY_BYTES and read by acceptRequestBody below; Yoga's own
-    // limit would pipe each body again through a web TransformStream, on every request, for a
-    // check already made.
+    // Bodies are already capped at MAX_BODY_BYTES by acceptRequestBody below; Yoga's own limit
+    // would pipe each body through a web TransformStream, on every request, for a check already
+    // made.
     maxRequestBodySize: false,
     // Array batching stays off: one HTTP request, one operation, one cost check.
     batching: false,

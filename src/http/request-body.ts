@@ -5,14 +5,17 @@ import { ErrorCode } from '../errors.js';
 import { sendJson } from './send-json.js';
 
 /**
- * Reads the body of a request that has one, up to `maxBytes`, and hands it to Yoga's node adapter
- * as `req.body` (which it uses in place of the stream). Answers 413 itself and returns false when
- * the body is too large; returns false without answering when the client went away mid-body.
+ * Lets a request through to Yoga when its body cannot pass `maxBytes`, and answers 413 itself (and
+ * returns false) when it does. A declared length is checked at once, and Yoga's node adapter reads
+ * that body itself: Node's parser never delivers more than the declared length. A body of unknown
+ * length (chunked) is read here, counting, and handed to the adapter as `req.body`, which it uses
+ * in place of the stream; returns false without answering when the client went away mid-body.
  */
 export async function acceptRequestBody(req: IncomingMessage, res: ServerResponse, maxBytes: number): Promise<boolean> {
   if (req.method === 'GET' || req.method === 'HEAD') return true;
   const declared = Number(req.headers['content-length']);
-  if (Number.isFinite(declared) && declared > maxBytes) {
+  if (Number.isFinite(declared)) {
+    if (declared <= maxBytes) return true;
     refuseTooLarge(res, maxBytes);
     return false;
   }
