@@ -18,7 +18,7 @@ import { createReadinessCheck } from './observability/readiness.js';
 import { PartnerApi } from './partner/index.js';
 import { useCompiledExecution } from './plugins/compiled-execution.js';
 import { useCsrfPrevention } from './plugins/csrf-prevention.js';
-import { useFieldErrorCodes } from './plugins/field-error-codes.js';
+import { useErrorCodes } from './plugins/error-codes.js';
 import { incrementalDeliveryValidation, useIncrementalDelivery } from './plugins/defer-stream.js';
 import { operationLimitPlugins, operationLimitValidation } from './plugins/operation-limits.js';
 import { useOperationObservability } from './plugins/operation-observability.js';
@@ -29,7 +29,6 @@ import { useRateLimit } from './plugins/rate-limit.js';
 import { useTradegraphResponseCache } from './plugins/response-cache.js';
 import { prepareTrustedDocuments, useTrustedDocuments, type TrustedDocuments } from './plugins/trusted-documents.js';
 import { useValidationCache } from './plugins/validation-cache.js';
-import { useVariableErrorCodes } from './plugins/variable-errors.js';
 import { connectRedis, type SharedRedis } from './redis.js';
 import { buildSchema } from './schema.js';
 
@@ -125,8 +124,7 @@ export function createTradegraph({ config, logger, graphiqlHeaders = {} }: Trade
     ]),
   );
   if (config.production) plugins.push(...productionPlugins());
-  plugins.push(useVariableErrorCodes());
-  plugins.push(useFieldErrorCodes());
+  plugins.push(useErrorCodes());
   // Before the cache, so that an answer from the cache counts against the budget too.
   if (config.rateLimit) plugins.push(useRateLimit({ ...config.rateLimit, redis: redis ?? undefined }));
   plugins.push(

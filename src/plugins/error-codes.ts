@@ -1,0 +1,58 @@
+// Every error gets a code. graphql-js leaves two kinds without one, and this gives them theirs:
+// - a variable value that does not fit its declared type, refused before execution: the client's
+//   input, so BAD_USER_INPUT, like every other refused input;
+// - a field error without a code: graphql-js refusing to serialize a value the partner sent (an
+//   Int field holding "x", a Boolean holding "yes"): the partner's fault, so UPSTREAM_BAD_RESPONSE,
+//   naming the field by its path and never quoting the value, which might be a secret the
+//   partner echoed.
+import { GraphQLError, type ExecutionResult } from 'graphql';
+import type { Plugin } from 'graphql-yoga';
+import { ErrorCode } from '../errors.js';
+
+export function useErrorCodes<TContext extends object>(): Plugin<TContext> {
+  return {
+    // The same hooks object for every operation: nothing here depends on the request.
+    onExecute: () => CODE_ERRORS,
+  };
+}
+
+const CODE_ERRORS = {
+  onExecuteDone({ result, setResult }: { result: ExecutionResult | AsyncIterable<unknown>; setResult: (result: ExecutionResult) => void }) {
+    if (Symbol.asyncIterator in result || !result.errors?.length) return;
+    // Only a result refused before execution has errors and no `data` at all.
+    if (!('data' in result)) setResult({ ...result, errors: result.errors.map(withInputCode) });
+    else if (result.errors.some(isUncodedFieldError)) setResult({ ...result, errors: result.errors.map(withUpstreamCode) });
+  },
+};
+
+function withInputCode(error: GraphQLError): GraphQLError {
+  if (error.extensions.code !== undefined) return error;
+  return new GraphQLError(error.message, {
+    nodes: error.nodes,
+    source: error.source,
+    positions: error.positions,
+    path: error.path,
+    originalError: error.originalError,
+    extensions: { ...error.extensions, code: ErrorCode.BAD_USER_INPUT },
+  });
+}
+
+const isUncodedFieldError = (error: GraphQLError) =>
+  error.extensions?.code === undefined && error.path !== undefined && error.path.length > 0 && !isUnexpected(error);
+
+/** A resolver's own bug (not a GraphQLError) is Yoga's to mask; only serialization failures are ours. */
+const isUnexpected = (error: GraphQLError) =>
+  error.originalError !== undefined && error.originalError !== null && !(error.originalError instanceof GraphQLError) &&
+  !/cannot represent/i.test(error.message);
+
+function withUpstreamCode(error: GraphQLError): GraphQLError {
+  if (!isUncodedFieldError(error)) return error;
+  const field = error.path!.filter((segment) => typeof segment === 'string').join('.');
+  return new GraphQLError(`The partner API answered a value for '${field}' that does not fit the field's type.`, {
+    nodes: error.nodes,
+    source: error.source,
+    positions: error.positions,
+    path: error.path,
+    extensions: { ...error.extensions, code: ErrorCode.UPSTREAM_BAD_RESPONSE },
+  });
+}
