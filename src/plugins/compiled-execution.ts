@@ -20,6 +20,9 @@ function declaresVariableDefault(document: DocumentNode): boolean {
   );
 }
 
+/** The execute function of Yoga's engine (graphql-js's `execute`, as envelop wraps it). */
+type ExecuteFn = Parameters<Parameters<NonNullable<Plugin['onExecute']>>[0]['setExecuteFn']>[0];
+
 export interface CompiledExecutionOptions {
   /** Told once per document that graphql-jit cannot compile (that document runs on graphql-js). */
   onCompileFailure?: (operationName: string | null, errors: readonly Error[]) => void;
@@ -47,23 +50,28 @@ export function useCompiledExecution<TContext extends object>(
     }
     return compiled;
   };
+  /** The execute function that runs compiled, falling back to `executeFn`; made once per `executeFn`. */
+  const compiledExecute = (executeFn: ExecuteFn): ExecuteFn => (execution) => {
+    const compiled = compiledFor(execution.schema, execution.document, execution.operationName);
+    if (!compiled) return executeFn(execution);
+    const source = execution.document.loc?.source;
+    const result = compiled.query(execution.rootValue, execution.contextValue, execution.variableValues);
+    if (result instanceof Promise) return result.then((done) => locateErrors(done, source));
+    // No `data` at all: the variables were refused before anything ran. graphql-js words
+    // those errors differently, so it answers them itself; nothing has run, nothing runs twice.
+    if (!('data' in result)) return executeFn(execution);
+    return locateErrors(result, source);
+  };
+  // The engine hands every operation the same execute function: its wrapper is kept, not made anew.
+  let wrapped: { executeFn: ExecuteFn; compiled: ExecuteFn } | undefined;
   return {
     onExecute({ executeFn, setExecuteFn }) {
       // The document is the one handed to the execute function, not the one onExecute saw: a plugin
       // listed later (the response cache) calls this function with a rewritten document, one that
       // also selects each object's __typename and id. Its rewrite is memoized per document, so the
       // compiled query is still made once per document.
-      setExecuteFn((execution) => {
-        const compiled = compiledFor(execution.schema, execution.document, execution.operationName);
-        if (!compiled) return executeFn(execution);
-        const source = execution.document.loc?.source;
-        const result = compiled.query(execution.rootValue, execution.contextValue, execution.variableValues);
-        if (result instanceof Promise) return result.then((done) => locateErrors(done, source));
-        // No `data` at all: the variables were refused before anything ran. graphql-js words
-        // those errors differently, so it answers them itself; nothing has run, nothing runs twice.
-        if (!('data' in result)) return executeFn(execution);
-        return locateErrors(result, source);
-      });
+      if (wrapped?.executeFn !== executeFn) wrapped = { executeFn, compiled: compiledExecute(executeFn) };
+      setExecuteFn(wrapped.compiled);
     },
   };
 }
