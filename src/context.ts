@@ -101,7 +101,18 @@ export function createLoaders(
     inventoryPage: createInventoryPageLoader((page) => {
       // Without a token the partner can only refuse: say what to send, and send nothing.
       if (accessToken === null || caller === null) throw new UnauthenticatedError(MISSING_TOKEN);
-      return partner.readInventoryPage({ ...page, accessToken, caller, ...call });
+      // Written out rather than spread: one object shape for every call, built on every page.
+      return partner.readInventoryPage({
+        platformId: page.platformId,
+        appId: page.appId,
+        startAssetId: page.startAssetId,
+        count: page.count,
+        accessToken,
+        caller,
+        signal: call.signal,
+        deadline: call.deadline,
+        requestId: call.requestId,
+      });
     }),
     // Made on first use: most operations ask for no fee.
     get listingFee() {
