@@ -3,7 +3,7 @@
 // complete, new connections must be refused, and the process must exit 0 on its own.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
-import { connect as netConnect } from 'node:net';
+import { connect as netConnect, type Socket } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { DEMO_ACCESS_TOKEN, DEMO_APP_KEY, DEMO_PLATFORM_ID } from '../../src/simulator/data.js';
 import { startSimulator, type PartnerSimulator } from '../../src/simulator/server.js';
@@ -110,6 +110,15 @@ async function connect(url: string) {
   return { socket, received: () => received, ended };
 }
 
+/** Sends a GraphQL request for the demo inventory's totalCount on a raw connection. */
+function sendTotalCountQuery(socket: Socket): void {
+  const body = JSON.stringify({ query: `{ inventory(platformId: "${DEMO_PLATFORM_ID}", appId: 730) { totalCount } }` });
+  socket.write(
+    `POST /graphql HTTP/1.1\r\nHost: tradegraph\r\ncontent-type: application/json\r\n` +
+      `authorization: Bearer ${DEMO_ACCESS_TOKEN}\r\ncontent-length: ${Buffer.byteLength(body)}\r\n\r\n${body}`,
+  );
+}
+
 describe('shutting down, in process', () => {
   it('answers /health 503 on a connection that was open when shutdown began', async () => {
     const kit = await startTestkit();
@@ -132,11 +141,7 @@ describe('shutting down, in process', () => {
     const kit = await startTestkit();
     kit.simulator.injectFault({ operation: 'readInventory', kind: 'slow', delayMs: 300 });
     const connection = await connect(kit.url);
-    const body = JSON.stringify({ query: `{ inventory(platformId: "${DEMO_PLATFORM_ID}", appId: 730) { totalCount } }` });
-    connection.socket.write(
-      `POST /graphql HTTP/1.1\r\nHost: tradegraph\r\ncontent-type: application/json\r\n` +
-        `authorization: Bearer ${DEMO_ACCESS_TOKEN}\r\ncontent-length: ${Buffer.byteLength(body)}\r\n\r\n${body}`,
-    );
+    sendTotalCountQuery(connection.socket);
     await vi.waitFor(() => expect(kit.simulator.callsOf('readInventory')).toHaveLength(1), { interval: 10 });
 
     const closing = kit.service.close();
@@ -154,11 +159,7 @@ describe('shutting down, in process', () => {
     const kit = await startTestkit({ config: { upstreamTimeoutMs: 60_000 } });
     kit.simulator.injectFault({ operation: 'readInventory', kind: 'slow', delayMs: 30_000 });
     const connection = await connect(kit.url);
-    const body = JSON.stringify({ query: `{ inventory(platformId: "${DEMO_PLATFORM_ID}", appId: 730) { totalCount } }` });
-    connection.socket.write(
-      `POST /graphql HTTP/1.1\r\nHost: tradegraph\r\ncontent-type: application/json\r\n` +
-        `authorization: Bearer ${DEMO_ACCESS_TOKEN}\r\ncontent-length: ${Buffer.byteLength(body)}\r\n\r\n${body}`,
-    );
+    sendTotalCountQuery(connection.socket);
     await vi.waitFor(() => expect(kit.simulator.callsOf('readInventory')).toHaveLength(1), { interval: 10 });
 
     await kit.service.close(100);
