@@ -141,7 +141,9 @@ const MISSING_TOKEN =
  */
 function clientGoneSignal(res: ServerResponse): ClientGoneSignal {
   const departure = new ClientDeparture();
-  res.once('close', () => departure.closed(res.writableFinished));
+  // Closed already (the client left while its request was read): no `close` event is to come.
+  if (res.closed) departure.closed(res.writableFinished);
+  else res.once('close', () => departure.closed(res.writableFinished));
   return departure;
 }
 

@@ -176,9 +176,9 @@ export function createTradegraph({ config, logger, graphiqlHeaders = {} }: Trade
   let shuttingDown = false;
   let closing: Promise<void> | undefined;
   /**
-   * Every response asks its client to close the connection once shutdown has begun, also one
-   * whose request was already in flight, so that no client sends another request on a connection
-   * about to close. Decided as the head is written, rather than by keeping the responses in flight
+   * Every response whose head is written once shutdown has begun asks its client to close the
+   * connection, also one whose request was already in flight, so that no client sends another
+   * request on a connection about to close. Decided as the head is written, rather than by keeping the responses in flight
    * in a set: a long-lived collection of short-lived responses costs the garbage collector (see
    * docs/decisions/request-lifetimes.md).
    */

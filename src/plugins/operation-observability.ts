@@ -1,5 +1,6 @@
 // Per GraphQL request: one structured log line (name, type, outcome, error codes, duration), one
 // metrics observation, and the request id returned to the caller as the x-request-id header.
+import type { IncomingMessage } from 'node:http';
 import { getOperationAST } from 'graphql';
 import type { Plugin } from 'graphql-yoga';
 import type { Logger } from 'pino';
@@ -85,11 +86,14 @@ export function useOperationObservability({
         state.type ??= 'query';
       }
     },
-    onResponse({ request, response }) {
+    onResponse({ request, response, serverContext }) {
       response.headers.set('x-request-id', requestIdOf(request));
       const state = operations.get(request);
       if (!state) return;
       operations.delete(request);
+      // A client that left before its request's body arrived asked for nothing: Yoga still answers
+      // it (a body it cannot parse), but that is no operation to log or count.
+      if ((serverContext as { req?: IncomingMessage } | undefined)?.req?.complete === false) return;
       if (state.streamEnded) void state.streamEnded.then(() => record(request, state, response.status));
       else record(request, state, response.status);
     },

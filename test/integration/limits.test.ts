@@ -2,9 +2,9 @@
 // OPERATION_LIMIT_EXCEEDED and zero partner calls; bodies over MAX_BODY_BYTES get 413; malformed
 // requests get 4xx, never 5xx.
 import { request } from 'node:http';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { InventoryWithFeesDocument, TwoInventoriesWithFeesDocument } from '../generated/graphql.js';
-import { errorCodes, expectNoGraphQLErrors, useTestkit } from '../support/testkit.js';
+import { errorCodes, expectNoGraphQLErrors, startTestkit, useTestkit } from '../support/testkit.js';
 import { OPERATION_LIMITS } from '../../src/plugins/operation-limits.js';
 import { DEMO_APP_ID, platformIdWithSize } from '../../src/simulator/data.js';
 
@@ -208,6 +208,46 @@ describe('request bodies', () => {
     const result = await rawPost([body.subarray(0, 5), body.subarray(5)], { chunked: true });
     expect(result.status).toBe(200);
     expect(JSON.parse(result.body)).toEqual({ data: { __typename: 'Query' } });
+  });
+
+  it.each([false, true])('neither logs nor counts an operation whose client left mid-body (chunked: %s)', async (chunked) => {
+    // A service of its own: its log and metrics hold only this test's operations.
+    const own = await startTestkit();
+    try {
+      const body = Buffer.from(JSON.stringify({ query: '{ __typename }' }));
+      const url = new URL(own.graphqlUrl);
+      const leaving = request({
+        host: url.hostname,
+        port: url.port,
+        path: url.pathname,
+        method: 'POST',
+        headers: {
+          'content-type': 'application/json',
+          'x-request-id': 'left-mid-body',
+          ...(chunked ? { 'transfer-encoding': 'chunked' } : { 'content-length': body.length }),
+        },
+      });
+      leaving.on('error', () => undefined);
+      await new Promise<void>((resolve) => leaving.write(body.subarray(0, 5), () => resolve()));
+      leaving.destroy();
+      // An operation on another connection, sent after the one that left and logged.
+      const after = await fetch(own.graphqlUrl, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'x-request-id': 'after-it' },
+        body,
+      });
+      expect(after.status).toBe(200);
+      const operations = () =>
+        own.logs.map((line) => JSON.parse(line) as { msg: string; requestId?: string }).filter((line) => line.msg === 'graphql operation');
+      await vi.waitFor(() => expect(operations().map((line) => line.requestId)).toContain('after-it'), { interval: 10 });
+
+      expect(operations().map((line) => line.requestId)).toEqual(['after-it']);
+      const metrics = await (await fetch(`${own.url}/metrics`)).text();
+      expect(metrics).toMatch(/tradegraph_graphql_operation_duration_seconds_count\{[^}]*outcome="ok"[^}]*\} 1\n/);
+      expect(metrics).not.toMatch(/tradegraph_graphql_errors_total\{/);
+    } finally {
+      await own.close();
+    }
   });
 
   it.each(['application/json', 'application/json; charset=utf-8'])('executes a JSON body sent as %s', async (contentType) => {
