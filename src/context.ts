@@ -139,7 +139,7 @@ const MISSING_TOKEN =
  * `request.signal` is a Proxy whose every property access costs a string search, and a controller
  * of our own per request (with its listener bookkeeping) costs more than the calls it would cancel.
  */
-function clientGoneSignal(res: ServerResponse): ClientGoneSignal {
+export function clientGoneSignal(res: ServerResponse): ClientGoneSignal {
   const departure = new ClientDeparture();
   // Closed already (the client left while its request was read): no `close` event is to come.
   if (res.closed) departure.closed(res.writableFinished);
