@@ -178,9 +178,9 @@ export function createTradegraph({ config, logger, graphiqlHeaders = {} }: Trade
   /**
    * Every response whose head is written once shutdown has begun asks its client to close the
    * connection, also one whose request was already in flight, so that no client sends another
-   * request on a connection about to close. Decided as the head is written, rather than by keeping the responses in flight
-   * in a set: a long-lived collection of short-lived responses costs the garbage collector (see
-   * docs/decisions/request-lifetimes.md).
+   * request on a connection about to close. Decided as the head is written, rather than by keeping
+   * the responses in flight in a set: a long-lived collection of short-lived responses costs the
+   * garbage collector (see docs/decisions/request-lifetimes.md).
    */
   class TradegraphResponse extends ServerResponse {
     override writeHead(statusCode: number, statusMessage?: string, headers?: OutgoingHttpHeaders | OutgoingHttpHeader[]): this;
