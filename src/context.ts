@@ -7,7 +7,7 @@ import { UnauthenticatedError } from './errors.js';
 import { createInventoryPageLoader, type InventoryPageLoader } from './inventory/page-loader.js';
 import { createListingFeeLoader, type ListingFeeLoader } from './listing-fee/fee-loader.js';
 import { credentialDomain } from './partner/breaker.js';
-import type { ClientGoneSignal, OperationDeadline, PartnerApi } from './partner/index.js';
+import { LightAbortSignal, type ClientGoneSignal, type OperationDeadline, type PartnerApi } from './partner/index.js';
 
 export interface Credentials {
   /** The caller's partner access token, from `Authorization: Bearer <token>`; null when absent. */
@@ -153,26 +153,11 @@ export function clientGoneSignal(res: ServerResponse): ClientGoneSignal {
  * timer and the pool's bookkeeping keep the call, and leave the young generation with them (see
  * docs/decisions/request-lifetimes.md).
  */
-class ClientDeparture implements ClientGoneSignal {
-  aborted = false;
-  private listeners: (() => void)[] = [];
-
-  addEventListener(_type: 'abort', listener: () => void): void {
-    this.listeners.push(listener);
-  }
-
-  removeEventListener(_type: 'abort', listener: () => void): void {
-    const at = this.listeners.indexOf(listener);
-    if (at !== -1) this.listeners.splice(at, 1);
-  }
-
+class ClientDeparture extends LightAbortSignal {
   /** The response closed: after its answer was written (`finished`), or because the client left. */
   closed(finished: boolean): void {
-    const listeners = this.listeners;
-    this.listeners = [];
-    if (finished) return;
-    this.aborted = true;
-    for (const listener of listeners) listener();
+    if (finished) this.forgetListeners();
+    else this.abort();
   }
 }
 

@@ -17,7 +17,8 @@ import {
 } from './error-from-response.js';
 import type { PartnerCallEvent, PartnerCallInfo, PartnerCallObserver } from './observer.js';
 import { parseBody } from './parse-body.js';
-import { CallAbort, pathAndQuery, sendAttempt, type ClientGoneSignal } from './send.js';
+import { asAbortSignal, type ClientGoneSignal } from './abort-signal.js';
+import { CallAbort, pathAndQuery, sendAttempt } from './send.js';
 
 export interface PartnerClientOptions {
   /** The upstream base, e.g. https://partner.example/api-prefix (a path prefix is kept). */
@@ -165,7 +166,7 @@ export class PartnerClient {
           pathAndQuery: url.pathAndQuery,
           headers,
           body,
-          signal: abort.signal,
+          signal: abort,
           maxResponseBytes: call.maxResponseBytes ?? this.maxResponseBytes,
         });
       } catch (error) {
@@ -173,15 +174,15 @@ export class PartnerClient {
       }
       httpStatus = response.status;
       if (response.text === null) throw errorFromStatus(call.operation, response.status, response.headers);
-      return parseBody(call.operation, response.text, [...(call.secrets ?? []), ...(this.options.secrets ?? [])]);
+      return parseBody(call.operation, response.text, () => [...(call.secrets ?? []), ...(this.options.secrets ?? [])]);
     };
     try {
       // Waiting for a connection is the facade's own saturation: outside the breaker, never counted.
-      release = await this.slots.acquire(abort.signal);
+      release = await this.slots.acquire(abort);
       const stillRefusedFor = this.circuit.refusal();
       if (stillRefusedFor !== undefined) throw circuitOpen(call.operation, stillRefusedFor);
       const data = await this.circuit.execute(call.faultDomains ?? {}, () =>
-        call.idempotent ? this.retryPolicy.execute(attempt, abort.signal) : attempt(),
+        call.idempotent ? this.retryPolicy.execute(attempt, asAbortSignal(abort)) : attempt(),
       );
       finish('ok');
       return data;

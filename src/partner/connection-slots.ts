@@ -3,6 +3,7 @@
 // never left to queue inside the pool until it times out as if the partner had failed. cockatiel's
 // bulkhead bounds its queue's length but not the time spent in it, which is what matters here.
 import { OverloadedError } from '../errors.js';
+import type { LightAbortSignal } from './abort-signal.js';
 
 interface Waiter {
   grant: (release: () => void) => void;
@@ -22,7 +23,7 @@ export class ConnectionSlots {
   }
 
   /** A slot's release function, or OverloadedError after `waitMs`; aborts with `signal`. */
-  acquire(signal?: AbortSignal): Promise<() => void> {
+  acquire(signal?: LightAbortSignal): Promise<() => void> {
     if (this.free > 0) {
       this.free -= 1;
       return Promise.resolve(this.releaser());

@@ -65,5 +65,6 @@ export class PartnerApi {
 }
 
 export type { OperationDeadline } from './client.js';
-export type { ClientGoneSignal } from './send.js';
+export type { ClientGoneSignal } from './abort-signal.js';
+export { LightAbortSignal } from './abort-signal.js';
 export type { PartnerCallEvent, PartnerCallInfo, PartnerCallObserver, UpstreamProbeResult } from './observer.js';

@@ -2,7 +2,7 @@
 // GET {base_url}/api/user/v2/{platformId}/{appId}?startAssetId&count&access_token
 import { UpstreamBadResponseError } from '../errors.js';
 import type { OperationDeadline, PartnerClient } from './client.js';
-import type { ClientGoneSignal } from './send.js';
+import type { ClientGoneSignal } from './abort-signal.js';
 import { isRecord } from './envelope.js';
 import type { TradeInventoryResponseDTO, TradeInventoryItemDTO } from './models.js';
 

@@ -3,7 +3,7 @@
 import { UpstreamBadResponseError } from '../errors.js';
 import type { FaultDomains } from './breaker.js';
 import type { OperationDeadline, PartnerClient } from './client.js';
-import type { ClientGoneSignal } from './send.js';
+import type { ClientGoneSignal } from './abort-signal.js';
 import { isRecord } from './envelope.js';
 import type { ListingFeeRequestItemDTO, ListingFeeResultDTO } from './models.js';
 

@@ -4,7 +4,8 @@ import { PartnerEnvelopeError, UpstreamBadResponseError } from '../errors.js';
 import { unwrapEnvelope } from './envelope.js';
 import { redactSecrets } from './redact.js';
 
-export function parseBody(operation: string, text: string, secrets: readonly string[]): unknown {
+/** `secrets` is asked for only when there is a failure to scrub. */
+export function parseBody(operation: string, text: string, secrets: () => readonly string[]): unknown {
   let parsed: unknown;
   try {
     parsed = JSON.parse(text);
@@ -15,8 +16,9 @@ export function parseBody(operation: string, text: string, secrets: readonly str
     return unwrapEnvelope(operation, parsed);
   } catch (error) {
     // The partner's own words may echo the call's URL or headers: its message and fields both.
-    if (error instanceof PartnerEnvelopeError && secrets.length > 0) {
-      throw new PartnerEnvelopeError(operation, redactSecrets(error.upstream, secrets));
+    if (error instanceof PartnerEnvelopeError) {
+      const scrubbed = secrets();
+      if (scrubbed.length > 0) throw new PartnerEnvelopeError(operation, redactSecrets(error.upstream, scrubbed));
     }
     throw error;
   }

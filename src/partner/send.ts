@@ -3,6 +3,7 @@
 // up to the call's own size cap.
 import type { Dispatcher, Pool } from 'undici';
 import { UpstreamBadResponseError } from '../errors.js';
+import { asAbortSignal, LightAbortSignal, type ClientGoneSignal } from './abort-signal.js';
 
 /** The path below the base as segments, each encoded here; query values undefined are left out. */
 export function pathAndQuery(
@@ -10,13 +11,25 @@ export function pathAndQuery(
   segments: readonly (string | number)[],
   query: Record<string, string | number | undefined> = {},
 ): { path: string; pathAndQuery: string } {
-  const path = `${prefix}/${segments.map((segment) => encodeURIComponent(String(segment))).join('/')}`;
-  const params = new URLSearchParams();
-  for (const [name, value] of Object.entries(query)) {
-    if (value !== undefined) params.append(name, String(value));
+  let path = prefix;
+  for (const segment of segments) path += `/${encodeURIComponent(segment)}`;
+  let text = '';
+  for (const name in query) {
+    const value = query[name];
+    if (value !== undefined) text += `${text ? '&' : ''}${formEncode(name)}=${formEncode(String(value))}`;
   }
-  const text = params.toString();
   return { path, pathAndQuery: text ? `${path}?${text}` : path };
+}
+
+/** What application/x-www-form-urlencoded leaves as it is (URLSearchParams' own set). */
+const FORM_SAFE = /^[\w.*-]*$/;
+
+/**
+ * A query name or value as URLSearchParams writes it (the encoding redact.ts looks for), without
+ * building one for the digits and token characters almost every call sends.
+ */
+function formEncode(text: string): string {
+  return FORM_SAFE.test(text) ? text : new URLSearchParams([['', text]]).toString().slice(1);
 }
 
 export interface Attempt {
@@ -25,7 +38,7 @@ export interface Attempt {
   pathAndQuery: string;
   headers: Record<string, string>;
   body?: string;
-  signal: AbortSignal;
+  signal: LightAbortSignal;
   maxResponseBytes: number;
 }
 
@@ -43,7 +56,7 @@ export async function sendAttempt(pool: Pool, attempt: Attempt): Promise<Attempt
     path: attempt.pathAndQuery,
     headers: attempt.headers,
     body: attempt.body,
-    signal: attempt.signal,
+    signal: asAbortSignal(attempt.signal),
   });
   const { statusCode, headers } = response;
   if (statusCode !== 200) {
@@ -81,28 +94,18 @@ async function readCapped(response: Dispatcher.ResponseData, attempt: Attempt): 
 }
 
 /**
- * What a call needs to hear of the client that asked for it: an AbortSignal has this shape, and so
- * can something lighter built on the client's connection (context.ts).
- */
-export interface ClientGoneSignal {
-  readonly aborted: boolean;
-  addEventListener(type: 'abort', listener: () => void): void;
-  removeEventListener(type: 'abort', listener: () => void): void;
-}
-
-/**
  * One call's abort signal: it fires when the call's timeout passes, when the operation's deadline
- * passes, or when the client that asked for the call goes away, and says which. One controller and
- * one timer per call, set to whichever limit comes first and released when the call settles
- * (AbortSignal.timeout would keep its timer, and AbortSignal.any its links, alive for the whole
- * timeout after the call is done). The deadline is a point in time, not a timer of its own: only a
- * call in flight can be cut by it, so only calls need a timer.
+ * passes, or when the client that asked for the call goes away, and says which. One timer per
+ * call, set to whichever limit comes first and released when the call settles (AbortSignal.timeout
+ * would keep its timer, and AbortSignal.any its links, alive for the whole timeout after the call is
+ * done). The deadline is a point in time, not a timer of its own: only a call in flight can be cut
+ * by it, so only calls need a timer. The call hands this object itself to undici and the connection
+ * slots as their signal (abort-signal.ts).
  */
-export class CallAbort {
+export class CallAbort extends LightAbortSignal {
   timedOut = false;
   deadlinePassed = false;
   clientGone = false;
-  private readonly controller = new AbortController();
   private readonly timer: NodeJS.Timeout | undefined;
 
   /** `deadlineAt` is on `performance.now()`'s clock. */
@@ -111,6 +114,7 @@ export class CallAbort {
     private readonly clientSignal: ClientGoneSignal | undefined,
     deadlineAt?: number,
   ) {
+    super();
     const untilDeadline = deadlineAt === undefined ? Number.POSITIVE_INFINITY : deadlineAt - performance.now();
     if (untilDeadline <= 0) this.onDeadline();
     else if (untilDeadline <= timeoutMs) this.timer = setTimeout(this.onDeadline, untilDeadline);
@@ -119,35 +123,28 @@ export class CallAbort {
     else clientSignal?.addEventListener('abort', this.onClientGone);
   }
 
-  get signal(): AbortSignal {
-    return this.controller.signal;
-  }
-
-  get aborted(): boolean {
-    return this.controller.signal.aborted;
-  }
-
   dispose(): void {
     clearTimeout(this.timer);
     this.clientSignal?.removeEventListener('abort', this.onClientGone);
+    this.forgetListeners();
   }
 
   private readonly onTimeout = () => {
     if (this.aborted) return;
     this.timedOut = true;
-    this.controller.abort();
+    this.abort();
   };
 
   private readonly onDeadline = () => {
     if (this.aborted) return;
     this.deadlinePassed = true;
-    this.controller.abort();
+    this.abort();
   };
 
   private readonly onClientGone = () => {
     // The signal may tell of an ending that is not a departure (a response that finished).
     if (this.aborted || !this.clientSignal?.aborted) return;
     this.clientGone = true;
-    this.controller.abort();
+    this.abort();
   };
 }

@@ -7,7 +7,7 @@ import { CallAbort } from '../../src/partner/send.js';
 const aborted = (abort: CallAbort) =>
   new Promise<void>((resolve) => {
     if (abort.aborted) resolve();
-    else abort.signal.addEventListener('abort', () => resolve(), { once: true });
+    else abort.addEventListener('abort', () => resolve());
   });
 
 describe('CallAbort', () => {
@@ -34,6 +34,27 @@ describe('CallAbort', () => {
     expect(abort.aborted).toBe(true);
     expect(abort.deadlinePassed).toBe(true);
     abort.dispose();
+  });
+
+  it('fires each listener once, with an AbortError as its reason, and forgets removed ones', () => {
+    const abort = new CallAbort(60_000, undefined, performance.now() + 60_000);
+    const heard: string[] = [];
+    const kept = () => heard.push('kept');
+    const removed = () => heard.push('removed');
+    abort.addEventListener('abort', kept);
+    abort.addEventListener('abort', removed);
+    abort.removeEventListener('abort', removed);
+    const client = new AbortController();
+    const gone = new CallAbort(60_000, client.signal);
+    gone.addEventListener('abort', () => heard.push('gone'));
+    client.abort();
+    client.signal.dispatchEvent(new Event('abort'));
+    expect(heard).toEqual(['gone']);
+    expect(gone.reason).toBeInstanceOf(DOMException);
+    expect(gone.reason?.name).toBe('AbortError');
+    abort.dispose();
+    gone.dispose();
+    expect(heard).toEqual(['gone']);
   });
 
   it('aborts when the client goes away, and not after it is disposed', async () => {
