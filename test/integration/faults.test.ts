@@ -1,12 +1,12 @@
 // Partner faults over real HTTP: each fault of the simulator becomes its typed error, and a client
 // that goes away aborts the partner call it caused. Time is never asserted (the machine is shared):
 // a slow partner is told apart by its code, UPSTREAM_TIMEOUT, and a hang by the test's timeout.
-import { connect } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { CalculateListingFeeDocument, InventoryTotalDocument } from '../generated/graphql.js';
 import { errorCodes, startTestkit, useTestkit, type GraphQLResponse, type Testkit } from '../support/testkit.js';
 import { DEMO_ACCESS_TOKEN, DEMO_APP_ID, DEMO_PLATFORM_ID } from '../../src/simulator/data.js';
 import type { Fault } from '../../src/simulator/server.js';
+import { closedPort } from '../support/ports.js';
 
 const APP_ID = DEMO_APP_ID;
 const PLATFORM_ID = DEMO_PLATFORM_ID;
@@ -24,28 +24,6 @@ function expectTypedError(
   expect(errorCodes(result)).toEqual([code]);
   expect(result.errors![0]!.path).toEqual(path);
   if (path[0] === 'inventory') expect(result.data).toEqual({ inventory: { id: expect.any(String), totalCount: null } });
-}
-
-/**
- * A port on loopback that nothing listens on: connections to it are refused. Picked below Linux's
- * ephemeral range (32768 and up), where the servers other test files start on port 0 never land,
- * so none of them can take it between this check and the test's call; a port that answers is
- * passed over.
- */
-async function closedPort(): Promise<number> {
-  for (let attempt = 0; attempt < 20; attempt++) {
-    const port = 20_000 + Math.floor(Math.random() * 10_000);
-    const refused = await new Promise<boolean>((resolve) => {
-      const socket = connect({ host: '127.0.0.1', port });
-      socket.once('connect', () => {
-        socket.destroy();
-        resolve(false);
-      });
-      socket.once('error', (error: NodeJS.ErrnoException) => resolve(error.code === 'ECONNREFUSED'));
-    });
-    if (refused) return port;
-  }
-  throw new Error('no refused port found on 127.0.0.1');
 }
 
 describe('partner faults become typed errors within the timeout', () => {

@@ -10,6 +10,7 @@ import { errorCodes, expectNoGraphQLErrors, startTestkit, useTestkit, type Graph
 import { encodeGlobalId } from '../../src/global-id.js';
 import { DEMO_APP_ID, DEMO_PLATFORM_ID, listingFeeFor, platformIdWithSize } from '../../src/simulator/data.js';
 import { startSimulator, type PartnerSimulator } from '../../src/simulator/server.js';
+import { closedPort } from '../support/ports.js';
 
 const APP_ID = DEMO_APP_ID;
 const BROKEN = platformIdWithSize(77);
@@ -93,8 +94,9 @@ describe('a partner that stops for everyone', () => {
   let kit: Testkit;
   let port: number;
   beforeAll(async () => {
-    simulator = await startSimulator();
-    port = Number(new URL(simulator.url).port);
+    // The partner comes back on the same port mid-test: one no other test file's server can take meanwhile.
+    port = await closedPort();
+    simulator = await startSimulator({ port });
     kit = await startTestkit({
       config: {
         partnerApiUrl: simulator.url,
