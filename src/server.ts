@@ -193,7 +193,13 @@ export function createTradegraph({ config, logger, graphiqlHeaders = {} }: Trade
   /** Requests being worked on, all of them for the shutdown log, GraphQL ones for MAX_OPERATIONS_IN_FLIGHT. */
   let requestsInFlight = 0;
   let operationsInFlight = 0;
-  const requestEnded = () => (requestsInFlight -= 1);
+  const requestEnded = () => {
+    requestsInFlight -= 1;
+    // A response whose head went out before shutdown began (a streamed one) left its client free to
+    // reuse the connection, and Node would keep it until the keep-alive timeout: close it now that
+    // it is idle. Connections still answering are left alone by closeIdleConnections.
+    if (shuttingDown) server.closeIdleConnections();
+  };
   const operationEnded = () => (operationsInFlight -= 1);
   const help = helpText({ production: config.production, graphqlPath: GRAPHQL_PATH });
   const routes: Record<string, Route> = {

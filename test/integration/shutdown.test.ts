@@ -4,8 +4,10 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
 import { connect as netConnect, type Socket } from 'node:net';
+import { print } from 'graphql';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { DEMO_ACCESS_TOKEN, DEMO_APP_KEY, DEMO_PLATFORM_ID } from '../../src/simulator/data.js';
+import { InventoryWithDeferredFeesDocument } from '../generated/graphql.js';
+import { DEMO_ACCESS_TOKEN, DEMO_APP_ID, DEMO_APP_KEY, DEMO_PLATFORM_ID } from '../../src/simulator/data.js';
 import { startSimulator, type PartnerSimulator } from '../../src/simulator/server.js';
 import { startTestkit } from '../support/testkit.js';
 
@@ -153,6 +155,44 @@ describe('shutting down, in process', () => {
     expect(head!.toLowerCase()).toContain('connection: close');
     expect(JSON.parse(answer!)).toEqual({ data: { inventory: { totalCount: 240 } } });
     await kit.close();
+  });
+
+  it('closes the connection of a streamed answer whose head went out before shutdown, once it is done', async () => {
+    const kit = await startTestkit();
+    // Node would end the idle connection at its keep-alive timeout anyway: make that too long to wait for.
+    kit.service.server.keepAliveTimeout = 120_000;
+    const release = kit.simulator.holdListingFees();
+    try {
+      const connection = await connect(kit.url);
+      const body = JSON.stringify({
+        query: print(InventoryWithDeferredFeesDocument),
+        variables: { platformId: DEMO_PLATFORM_ID, appId: DEMO_APP_ID, first: 2, price: 10_000 },
+      });
+      connection.socket.write(
+        `POST /graphql HTTP/1.1\r\nHost: tradegraph\r\ncontent-type: application/json\r\naccept: multipart/mixed\r\n` +
+          `authorization: Bearer ${DEMO_ACCESS_TOKEN}\r\ncontent-length: ${Buffer.byteLength(body)}\r\n\r\n${body}`,
+      );
+      // The head and the page are out; the fees are held upstream.
+      await vi.waitFor(() => expect(kit.simulator.callsOf('calculateListingFee')).toHaveLength(1), { interval: 10 });
+      await vi.waitFor(() => expect(connection.received()).toContain('"inventory"'), { interval: 10 });
+
+      const closing = kit.service.close();
+      release();
+      await connection.ended;
+      await closing;
+      const received = connection.received();
+      const head = received.slice(0, received.indexOf('\r\n\r\n'));
+      const answer = received.slice(head.length);
+      // The head went out before shutdown, so the client was never told to close: the service did.
+      expect(head).toMatch(/^HTTP\/1\.1 200 /);
+      expect(head.toLowerCase()).not.toContain('connection: close');
+      // The whole answer first: the deferred fees, then the end of the chunked body.
+      expect(answer).toContain('"listingFee"');
+      expect(answer.endsWith('0\r\n\r\n')).toBe(true);
+    } finally {
+      release();
+      await kit.close();
+    }
   });
 
   it('cuts the connection of a request still in flight after the grace period', async () => {
