@@ -1,6 +1,7 @@
 // The abort signal of a partner call and of a client's departure: the part of an AbortSignal that
-// its readers use (undici's `request`, the connection slots, cockatiel's retry loop read `aborted`
-// and `reason` and add and remove 'abort' listeners), without an EventTarget behind it. A Node
+// its readers use (undici's `request` and the connection slots read `aborted` and `reason` and add
+// and remove 'abort' listeners; cockatiel's retry loop reads `aborted`), without an EventTarget
+// behind it. A Node
 // AbortController and its signal cost a few microseconds to make and listen to, on every call of
 // every request; a call's signal has one or two listeners and fires at most once.
 
@@ -38,7 +39,17 @@ export class LightAbortSignal implements ClientGoneSignal {
     this.reason = new DOMException('This operation was aborted', 'AbortError');
     const listeners = this.listeners;
     this.listeners = [];
-    for (const listener of listeners) listener();
+    // Every listener hears it, as from an EventTarget, even when one before it throws (a client's
+    // departure must reach all of its calls); the first error is thrown once all have run.
+    let failure: { error: unknown } | undefined;
+    for (const listener of listeners) {
+      try {
+        listener();
+      } catch (error) {
+        failure ??= { error };
+      }
+    }
+    if (failure) throw failure.error;
   }
 }
 

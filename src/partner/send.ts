@@ -14,7 +14,7 @@ export function pathAndQuery(
   let path = prefix;
   for (const segment of segments) path += `/${encodeURIComponent(segment)}`;
   let text = '';
-  for (const name in query) {
+  for (const name of Object.keys(query)) {
     const value = query[name];
     if (value !== undefined) text += `${text ? '&' : ''}${formEncode(name)}=${formEncode(String(value))}`;
   }

@@ -2,6 +2,7 @@
 // deadline, the client leaving) aborts it, and the signal says which; a deadline already passed
 // aborts the call before it is sent.
 import { describe, expect, it } from 'vitest';
+import { LightAbortSignal } from '../../src/partner/abort-signal.js';
 import { CallAbort } from '../../src/partner/send.js';
 
 const aborted = (abort: CallAbort) =>
@@ -74,5 +75,43 @@ describe('CallAbort', () => {
     settled.dispose();
     other.abort();
     expect(settled.aborted).toBe(false);
+  });
+});
+
+/** The signal with its `abort` in reach, as CallAbort and the client's departure use it. */
+class TestSignal extends LightAbortSignal {
+  fire(): void {
+    this.abort();
+  }
+}
+
+describe('LightAbortSignal', () => {
+  it('fires each listener once, never a removed one, and none added after it fired', () => {
+    const signal = new TestSignal();
+    const heard: string[] = [];
+    const kept = () => heard.push('kept');
+    const removed = () => heard.push('removed');
+    signal.addEventListener('abort', kept);
+    signal.addEventListener('abort', removed);
+    signal.removeEventListener('abort', removed);
+    signal.fire();
+    signal.fire();
+    signal.addEventListener('abort', () => heard.push('late'));
+    signal.fire();
+    expect(heard).toEqual(['kept']);
+    expect(signal.aborted).toBe(true);
+    expect(signal.reason).toBeInstanceOf(DOMException);
+    expect(signal.reason?.name).toBe('AbortError');
+  });
+
+  it('tells every listener when one of them throws, then throws the first error', () => {
+    const signal = new TestSignal();
+    const heard: string[] = [];
+    signal.addEventListener('abort', () => {
+      throw new Error('first listener failed');
+    });
+    signal.addEventListener('abort', () => heard.push('second'));
+    expect(() => signal.fire()).toThrow('first listener failed');
+    expect(heard).toEqual(['second']);
   });
 });

@@ -5,7 +5,19 @@ import { pathAndQuery } from '../../src/partner/send.js';
 
 const TRICKY = ['plain', 'a b', 'a+b', 'a&b=c', "!~'()*", '50%', 'ünï', '😀', '/..', '', '-._*'];
 
+/** Every ASCII character and a few beyond, each between two letters. */
+const EVERY_CHARACTER = [...Array.from({ length: 128 }, (_, code) => String.fromCharCode(code)), 'é', '€', '😀', '\ud800'].map(
+  (character) => `a${character}b`,
+);
+
 describe('pathAndQuery', () => {
+  it('writes every character of a query name and value as URLSearchParams does', () => {
+    for (const text of EVERY_CHARACTER) {
+      const expected = new URLSearchParams([[text, text]]).toString();
+      expect(pathAndQuery('', ['x'], { [text]: text }).pathAndQuery, JSON.stringify(text)).toBe(`/x?${expected}`);
+    }
+  });
+
   it('writes every query value as URLSearchParams does', () => {
     for (const value of TRICKY) {
       const expected = new URLSearchParams({ access_token: value, count: '21' }).toString();
