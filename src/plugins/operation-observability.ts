@@ -129,7 +129,7 @@ export function useOperationObservability({
   }
 }
 
-interface ResultLike {
+export interface ResultLike {
   data?: unknown;
   errors?: readonly { extensions?: Record<string, unknown> | undefined }[];
 }
@@ -148,20 +148,15 @@ interface PayloadLike extends ResultLike {
   incremental?: readonly ResultLike[];
 }
 
-function isAsyncIterable(value: unknown): value is AsyncIterable<PayloadLike> {
+export function isAsyncIterable(value: unknown): value is AsyncIterable<PayloadLike> {
   return typeof value === 'object' && value !== null && Symbol.asyncIterator in value;
 }
 
 /**
- * Passes a stream's payloads through unchanged and sums up the outcome of all of them (the first
- * payload's data; the errors of every payload and of every deferred fragment in it).
+ * Passes a stream's payloads through unchanged and, once the last has been sent (or the client
+ * left), hands `ended` every result in them: each payload and each deferred fragment in it.
  */
-function summarizeStream(
-  source: AsyncIterable<PayloadLike>,
-  state: OperationState,
-): { stream: AsyncIterable<PayloadLike>; ended: Promise<void> } {
-  let end!: () => void;
-  const ended = new Promise<void>((resolve) => (end = resolve));
+export function watchStream(source: AsyncIterable<PayloadLike>, ended: (results: ResultLike[]) => void): AsyncIterable<PayloadLike> {
   const results: ResultLike[] = [];
   async function* stream() {
     try {
@@ -170,11 +165,24 @@ function summarizeStream(
         yield payload;
       }
     } finally {
-      Object.assign(state, summarize(results));
-      end();
+      ended(results);
     }
   }
-  return { stream: stream(), ended };
+  return stream();
+}
+
+/** A stream's outcome: the first payload's data, the errors of all of them. */
+function summarizeStream(
+  source: AsyncIterable<PayloadLike>,
+  state: OperationState,
+): { stream: AsyncIterable<PayloadLike>; ended: Promise<void> } {
+  let end!: () => void;
+  const ended = new Promise<void>((resolve) => (end = resolve));
+  const stream = watchStream(source, (results) => {
+    Object.assign(state, summarize(results));
+    end();
+  });
+  return { stream, ended };
 }
 
 /** The outcome and distinct error codes of a result (or of every result of a batch or a stream). */

@@ -4,7 +4,7 @@ import { SpanKind, SpanStatusCode, context, propagation, trace, type Span, type 
 import { getOperationAST } from 'graphql';
 import type { Plugin } from 'graphql-yoga';
 import { requestIdOf, type TradegraphContext } from '../context.js';
-import { errorCodesOf } from './operation-observability.js';
+import { errorCodesOf, isAsyncIterable, watchStream, type ResultLike } from './operation-observability.js';
 import { tracer } from '../observability/partner-spans.js';
 
 const HEADERS: TextMapGetter<Headers> = {
@@ -12,12 +12,26 @@ const HEADERS: TextMapGetter<Headers> = {
   keys: (headers) => [...headers.keys()],
 };
 
+interface OperationSpan {
+  span: Span;
+  /** A streamed answer (@defer): the span ends with its last payload, not with the operation's first answer. */
+  streaming: boolean;
+}
+
+/** Codes only: messages may quote client input. */
+function markErrors(span: Span, results: readonly ResultLike[]): void {
+  const codes = [...new Set(results.flatMap((result) => errorCodesOf(result.errors)))];
+  if (codes.length === 0) return;
+  span.setAttribute('graphql.error.codes', codes);
+  span.setStatus({ code: SpanStatusCode.ERROR, message: codes.join(',') });
+}
+
 /**
  * A SERVER span around each GraphQL operation, active while it executes so that partner call spans
  * become its children. A caller's `traceparent` makes it part of the caller's trace.
  */
 export function useOperationSpans(): Plugin<TradegraphContext> {
-  const spans = new WeakMap<Request, Span>();
+  const spans = new WeakMap<Request, OperationSpan>();
   return {
     instrumentation: {
       operation({ request }, wrapped) {
@@ -27,10 +41,11 @@ export function useOperationSpans(): Plugin<TradegraphContext> {
           { kind: SpanKind.SERVER, attributes: { 'tradegraph.request_id': requestIdOf(request) } },
           parent,
         );
-        spans.set(request, span);
+        const state: OperationSpan = { span, streaming: false };
+        spans.set(request, state);
         const end = () => {
           spans.delete(request);
-          span.end();
+          if (!state.streaming) span.end();
         };
         let result: ReturnType<typeof wrapped>;
         try {
@@ -45,7 +60,7 @@ export function useOperationSpans(): Plugin<TradegraphContext> {
       },
     },
     onExecute({ args }) {
-      const span = spans.get(args.contextValue.request);
+      const span = spans.get(args.contextValue.request)?.span;
       const operation = span && getOperationAST(args.document, args.operationName);
       if (!span || !operation) return;
       const name = operation.name?.value;
@@ -53,14 +68,21 @@ export function useOperationSpans(): Plugin<TradegraphContext> {
       span.setAttribute('graphql.operation.type', operation.operation);
       if (name) span.setAttribute('graphql.operation.name', name);
     },
-    onExecutionResult({ request, result }) {
-      const span = spans.get(request);
-      if (!span || !result || Symbol.asyncIterator in result) return;
-      const codes = errorCodesOf(result.errors);
-      if (codes.length === 0) return;
-      // Codes only: messages may quote client input.
-      span.setAttribute('graphql.error.codes', codes);
-      span.setStatus({ code: SpanStatusCode.ERROR, message: codes.join(',') });
+    // Yoga's last hook inside the operation (its onResultProcess runs after the operation's span would end).
+    onExecutionResult({ request, result, setResult }) {
+      const state = spans.get(request);
+      if (!state || !result) return;
+      if (!isAsyncIterable(result)) {
+        markErrors(state.span, [result as ResultLike]);
+        return;
+      }
+      // The deferred payloads, and the partner calls that feed them, still belong to the operation.
+      state.streaming = true;
+      const stream = watchStream(result, (results) => {
+        markErrors(state.span, results);
+        state.span.end();
+      });
+      setResult(stream as typeof result);
     },
   };
 }

@@ -3,7 +3,9 @@
 import { SpanKind, SpanStatusCode } from '@opentelemetry/api';
 import { InMemorySpanExporter, SimpleSpanProcessor, type ReadableSpan } from '@opentelemetry/sdk-trace-base';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { InventoryTotalDocument, InventoryWithFeesDocument } from '../generated/graphql.js';
+import { print } from 'graphql';
+import { InventoryTotalDocument, InventoryWithDeferredFeesDocument, InventoryWithFeesDocument } from '../generated/graphql.js';
+import { payloadsOf, type IncrementalPayload } from '../support/incremental.js';
 import { errorCodes, expectNoGraphQLErrors, startTestkit, type Testkit } from '../support/testkit.js';
 import { installTracing, type TracingInstallation } from '../../src/observability/tracing.js';
 import { DEMO_APP_KEY } from '../../src/simulator/data.js';
@@ -72,6 +74,37 @@ describe('tracing', () => {
 
     const attributes = JSON.stringify(spans.map((span) => [span.name, span.attributes, span.events, span.status]));
     for (const secret of [TOKEN, DEMO_APP_KEY, 'access_token', '?']) expect(attributes).not.toContain(secret);
+  });
+
+  it('keeps a deferred operation\'s span open until its last payload, with the deferred fee call as its child', async () => {
+    const release = kit.simulator.holdListingFees();
+    try {
+      const response = await kit.post(
+        { query: print(InventoryWithDeferredFeesDocument), variables: { platformId: PLATFORM_ID, appId: APP_ID, first: 3, price: 10_000 } },
+        { headers: { accept: 'multipart/mixed' }, token: TOKEN },
+      );
+      expect(response.status).toBe(200);
+      const payloads = payloadsOf(response);
+      const first = (await payloads.next()).value as IncrementalPayload;
+      expect(first.hasNext).toBe(true);
+      await expect.poll(() => kit.simulator.callsOf('calculateListingFee').length).toBe(1);
+      // The page is out and its fees are still held upstream: the operation is not over.
+      expect(exporter.getFinishedSpans().filter((span) => span.kind === SpanKind.SERVER)).toEqual([]);
+      release();
+      const rest: IncrementalPayload[] = [];
+      for await (const payload of payloads) rest.push(payload);
+      expect(rest.at(-1)?.hasNext).toBe(false);
+    } finally {
+      release();
+    }
+    const spans = await finishedSpans(3);
+    const operation = spans.find((span) => span.kind === SpanKind.SERVER)!;
+    expect(operation.name).toBe('query InventoryWithDeferredFees');
+    expect(operation.status.code).toBe(SpanStatusCode.UNSET);
+    const fees = spans.find((span) => span.name === 'partner calculateListingFee')!;
+    expect(fees.parentSpanContext?.spanId).toBe(operation.spanContext().spanId);
+    const endOf = (span: ReadableSpan) => span.endTime[0] * 1e9 + span.endTime[1];
+    expect(endOf(operation)).toBeGreaterThanOrEqual(endOf(fees));
   });
 
   it("joins the caller's trace from its traceparent header", async () => {
