@@ -1,7 +1,8 @@
 // Incremental delivery: @defer and @stream with Yoga's plugin, answered over multipart/mixed or
-// text/event-stream. A client that can take neither gets a coded refusal before anything runs.
+// text/event-stream. A client that can take neither gets a coded refusal before anything runs,
+// unless every such directive is switched off by its `if`.
 import { useDeferStream } from '@graphql-yoga/plugin-defer-stream';
-import { BREAK, visit, type DocumentNode } from 'graphql';
+import { BREAK, getOperationAST, Kind, visit, type DocumentNode, type ValueNode } from 'graphql';
 import type { Plugin, YogaInitialContext } from 'graphql-yoga';
 import { IncrementalDeliveryNotAcceptedError } from '../errors.js';
 import type { ValidationPlugin } from './validation-cache.js';
@@ -30,6 +31,39 @@ export function usesIncrementalDelivery(document: DocumentNode): boolean {
   return found;
 }
 
+/**
+ * Whether the operation, with these variables, asks for several payloads: some @defer or @stream
+ * that its `if` does not switch off (a literal `false`, or a variable given or defaulting to
+ * `false`). Anything else counts as on, as the executor would take it.
+ */
+export function requestsIncrementalDelivery(
+  document: DocumentNode,
+  operationName: string | null | undefined,
+  variables: Readonly<Record<string, unknown>> | null | undefined,
+): boolean {
+  const definitions = getOperationAST(document, operationName)?.variableDefinitions ?? [];
+  const defaults = new Map(definitions.map((definition) => [definition.variable.name.value, definition.defaultValue]));
+  const switchedOff = (condition: ValueNode): boolean => {
+    if (condition.kind === Kind.BOOLEAN) return !condition.value;
+    if (condition.kind !== Kind.VARIABLE) return false;
+    const given = variables?.[condition.name.value];
+    if (given !== undefined) return given === false;
+    const fallback = defaults.get(condition.name.value);
+    return fallback?.kind === Kind.BOOLEAN && !fallback.value;
+  };
+  let requested = false;
+  visit(document, {
+    Directive(directive) {
+      if (!INCREMENTAL_DIRECTIVES.has(directive.name.value)) return undefined;
+      const condition = directive.arguments?.find((argument) => argument.name.value === 'if');
+      if (condition && switchedOff(condition.value)) return undefined;
+      requested = true;
+      return BREAK;
+    },
+  });
+  return requested;
+}
+
 /** Media types under which Yoga streams payloads (its result processors), with their wildcards. */
 const STREAMING_MEDIA_TYPES = new Set(['multipart/mixed', 'text/event-stream', 'multipart/*', 'text/*', '*/*']);
 
@@ -54,6 +88,8 @@ export function useIncrementalDelivery<TContext extends YogaInitialContext>(): P
       onExecute({ args, setResultAndStopExecution }) {
         if (!usesIncrementalDelivery(args.document)) return;
         if (acceptsIncrementalDelivery(args.contextValue.request.headers.get('accept'))) return;
+        // Every @defer and @stream switched off by its `if`: one payload, which JSON can carry.
+        if (!requestsIncrementalDelivery(args.document, args.operationName, args.variableValues)) return;
         setResultAndStopExecution({ errors: [new IncrementalDeliveryNotAcceptedError()] });
       },
     },

@@ -88,6 +88,44 @@ describe('@defer on a page with listing fees', () => {
     expect(kit().simulator.calls).toHaveLength(0);
   });
 
+  it('answers a client that accepts only JSON in one payload when every @defer is switched off by its if', async () => {
+    const switchable = (condition: string, declared = '') => ({
+      query: `query SwitchableDefer($platformId: String!, $appId: Int!, $first: Int, $price: Int!${declared}) {
+        inventory(platformId: $platformId, appId: $appId) {
+          items(first: $first) { nodes { assetId ... @defer(if: ${condition}) { listingFee(price: $price) { assetId fee } } } }
+        }
+      }`,
+    });
+    const ask = (condition: string, declared?: string, extra: Record<string, unknown> = {}) =>
+      kit().post({ ...switchable(condition, declared), variables: { ...variables, ...extra } }, { headers: { accept: 'application/json' } });
+
+    const whole = await kit().execute(InventoryWithFeesDocument, variables);
+    expectNoGraphQLErrors(whole);
+    const feeOf = new Map(whole.data!.inventory!.items.nodes.map((node) => [node.assetId, node.listingFee!.fee]));
+    for (const response of [
+      await ask('false'),
+      await ask('$deferFees', ', $deferFees: Boolean!', { deferFees: false }),
+      await ask('$deferFees', ', $deferFees: Boolean = false'),
+    ]) {
+      expect(response.status).toBe(200);
+      const result = (await response.json()) as GraphQLResponse<{ inventory: { items: { nodes: Node[] } } }>;
+      expectNoGraphQLErrors(result);
+      const nodes = result.data!.inventory.items.nodes;
+      expect(nodes).toHaveLength(PAGE_SIZE);
+      for (const node of nodes) expect(node.listingFee).toEqual({ assetId: node.assetId, fee: feeOf.get(node.assetId) });
+    }
+    // Switched on, by a variable or by its default: still refused, before anything runs upstream.
+    kit().simulator.reset();
+    for (const response of [
+      await ask('$deferFees', ', $deferFees: Boolean!', { deferFees: true }),
+      await ask('$deferFees', ', $deferFees: Boolean = true'),
+    ]) {
+      expect(response.status).toBe(406);
+      expect(errorCodes((await response.json()) as GraphQLResponse<unknown>)).toEqual(['INCREMENTAL_DELIVERY_NOT_ACCEPTED']);
+    }
+    expect(kit().simulator.calls).toHaveLength(0);
+  });
+
   it('sends the error of a deferred fee call in the payload of its fragment, with its code', async () => {
     kit().simulator.injectFault({ kind: 'envelope-error', operation: 'calculateListingFee' });
     const response = await kit().post(deferred, { headers: { accept: 'multipart/mixed' } });
