@@ -12,7 +12,7 @@ import { parseArgs } from 'node:util';
 import { DEMO_APP_KEY } from '../../src/simulator/data.js';
 import { productionCommand } from '../support/production-command.js';
 import { drive } from './drive.js';
-import { cpuMsOf, freePort, killAllNow, memoryOf, startNode, stopAll, type Child } from './processes.js';
+import { cpuMsOf, freePort, killAllNow, memoryOf, startNode, startSimulatorProcess, stopAll, type Child } from './processes.js';
 import { buildScenarios, hundredFeesRequest } from './scenarios.js';
 import { round } from './stats.js';
 
@@ -40,15 +40,7 @@ async function main(): Promise<void> {
   const requests = Number(args.requests);
   const prod = productionCommand(ROOT)!;
   execFileSync('npm', ['run', '--silent', 'build'], { cwd: ROOT, stdio: ['ignore', 'ignore', 'inherit'] });
-  const simulatorPort = await freePort();
-  const simulator = await startNode({
-    name: 'simulator',
-    cwd: ROOT,
-    script: 'src/simulator/main.ts',
-    port: simulatorPort,
-    env: { SIMULATOR_PORT: String(simulatorPort) },
-    readyPath: '/__simulator/calls',
-  });
+  const simulator = await startSimulatorProcess(ROOT);
   const targets: Target[] = [];
   for (const [name, extra] of [
     ['facade', []],

@@ -71,6 +71,19 @@ export async function startNode(options: {
   throw new Error(`${options.name} did not start (exit code ${child.exitCode}):\n${stderr.join('')}`);
 }
 
+/** The partner simulator as a process of its own, on a free port, answering after `latencyMs`. */
+export async function startSimulatorProcess(cwd: string, latencyMs = 0): Promise<Child> {
+  const port = await freePort();
+  return startNode({
+    name: 'simulator',
+    cwd,
+    script: 'src/simulator/main.ts',
+    port,
+    env: { SIMULATOR_PORT: String(port), SIMULATOR_LATENCY_MS: String(latencyMs) },
+    readyPath: '/__simulator/calls',
+  });
+}
+
 export interface Memory {
   /** Resident set size now, in MiB. */
   rssMiB: number;

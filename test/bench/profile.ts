@@ -23,7 +23,7 @@ import { parseArgs } from 'node:util';
 import { DEMO_APP_KEY } from '../../src/simulator/data.js';
 import { productionCommand } from '../support/production-command.js';
 import { drive } from './drive.js';
-import { freePort, killAllNow, startNode, stopAll, type Child } from './processes.js';
+import { freePort, killAllNow, startNode, startSimulatorProcess, stopAll, type Child } from './processes.js';
 import { buildScenarios, FLOOR_SCENARIOS, FLOOR_TARGET, hundredFeesRequest, type ScenarioId } from './scenarios.js';
 import { round } from './stats.js';
 
@@ -150,15 +150,7 @@ async function main(): Promise<void> {
     if (counting) counting.push(...lines.filter((line) => line.includes(' gc=')));
   };
 
-  const simulatorPort = await freePort();
-  const simulator = await startNode({
-    name: 'simulator',
-    cwd: ROOT,
-    script: 'src/simulator/main.ts',
-    port: simulatorPort,
-    env: { SIMULATOR_PORT: String(simulatorPort), SIMULATOR_LATENCY_MS: String(scenario.simulatorLatencyMs ?? 0) },
-    readyPath: '/__simulator/calls',
-  });
+  const simulator = await startSimulatorProcess(ROOT, scenario.simulatorLatencyMs);
   const targets: { name: string; child: Child; facade: boolean }[] = [];
   const facadePort = await freePort();
   targets.push({

@@ -11,7 +11,7 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { isDeepStrictEqual, parseArgs } from 'node:util';
 import { DEMO_APP_KEY } from '../../src/simulator/data.js';
-import { cpuMsOf, freePort, killAllNow, memoryOf, sampleRss, startNode, stopAll, type Child } from './processes.js';
+import { cpuMsOf, freePort, killAllNow, memoryOf, sampleRss, startNode, startSimulatorProcess, stopAll, type Child } from './processes.js';
 import { productionCommand, type ProductionCommand } from '../support/production-command.js';
 import { buildScenarios, FLOOR_SCENARIOS, FLOOR_TARGET, hundredFeesRequest, type BenchRequest, type Scenario } from './scenarios.js';
 import { drive, type RoundResult } from './drive.js';
@@ -169,15 +169,7 @@ async function main(): Promise<void> {
   const info = machine();
   console.log(`tradegraph bench on ${info.cores} x ${info.cpuModel}, Node ${info.node}, commit ${gitCommit()}`);
 
-  const simulatorPort = await freePort();
-  const simulator = await startNode({
-    name: 'simulator',
-    cwd: ROOT,
-    script: 'src/simulator/main.ts',
-    port: simulatorPort,
-    env: { SIMULATOR_PORT: String(simulatorPort), SIMULATOR_LATENCY_MS: '0' },
-    readyPath: '/__simulator/calls',
-  });
+  const simulator = await startSimulatorProcess(ROOT);
   const facadeEnv = (port: number, extra: Record<string, string> = {}) => ({
     NODE_ENV: 'production',
     LOG_LEVEL: 'warn',
