@@ -1,7 +1,7 @@
 // The HTTP face of the service: a node:http server that answers its own routes (/health) and hands
 // everything else to Yoga (GraphQL, and GraphiQL in development). It owns the partner API clients.
 import { createServer, ServerResponse, type IncomingMessage, type OutgoingHttpHeader, type OutgoingHttpHeaders, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import type { AddressInfo, Socket } from 'node:net';
 import { createYoga, type Plugin, type YogaInitialContext, type YogaServerInstance } from 'graphql-yoga';
 import type { Logger } from 'pino';
 import type { Config } from './config.js';
@@ -193,13 +193,10 @@ export function createTradegraph({ config, logger, graphiqlHeaders = {} }: Trade
   /** Requests being worked on, all of them for the shutdown log, GraphQL ones for MAX_OPERATIONS_IN_FLIGHT. */
   let requestsInFlight = 0;
   let operationsInFlight = 0;
-  const requestEnded = () => {
+  function requestEnded(this: ServerResponse) {
     requestsInFlight -= 1;
-    // A response whose head went out before shutdown began (a streamed one) left its client free to
-    // reuse the connection, and Node would keep it until the keep-alive timeout: close it now that
-    // it is idle. Connections still answering are left alone by closeIdleConnections.
-    if (shuttingDown) server.closeIdleConnections();
-  };
+    if (shuttingDown) closeOnceAnswered(this.req.socket);
+  }
   const operationEnded = () => (operationsInFlight -= 1);
   const help = helpText({ production: config.production, graphqlPath: GRAPHQL_PATH });
   const routes: Record<string, Route> = {
@@ -301,6 +298,18 @@ export function createTradegraph({ config, logger, graphiqlHeaders = {} }: Trade
       return closing;
     },
   };
+}
+
+/**
+ * During shutdown, the connection of an answer that has just ended. A response whose head went out
+ * before shutdown began (a streamed one) left its client free to reuse the connection, and Node
+ * would keep it until the keep-alive timeout. Its own connection only, and gently: the answer's
+ * last bytes are still sent (destroySoon), and a connection already carrying the client's next
+ * request (Node hands it the next response before this) is left to that response.
+ */
+function closeOnceAnswered(socket: Socket): void {
+  if (socket.destroyed || (socket as Socket & { _httpMessage?: unknown })._httpMessage) return;
+  socket.destroySoon();
 }
 
 function pathOf(url: string | undefined): string {
