@@ -46,7 +46,7 @@ export function requestsIncrementalDelivery(
   const switchedOff = (condition: ValueNode): boolean => {
     if (condition.kind === Kind.BOOLEAN) return !condition.value;
     if (condition.kind !== Kind.VARIABLE) return false;
-    const given = variables?.[condition.name.value];
+    const given = variables && Object.hasOwn(variables, condition.name.value) ? variables[condition.name.value] : undefined;
     if (given !== undefined) return given === false;
     const fallback = defaults.get(condition.name.value);
     return fallback?.kind === Kind.BOOLEAN && !fallback.value;
@@ -70,10 +70,18 @@ const STREAMING_MEDIA_TYPES = new Set(['multipart/mixed', 'text/event-stream', '
 /** Whether the Accept header lets Yoga answer in several payloads; no header accepts anything. */
 export function acceptsIncrementalDelivery(accept: string | null): boolean {
   if (accept === null || accept.trim() === '') return true;
-  return accept.split(',').some((entry) => {
-    const [type = '', ...parameters] = entry.split(';').map((part) => part.trim().toLowerCase());
-    return STREAMING_MEDIA_TYPES.has(type) && !parameters.some((parameter) => /^q=0(\.0*)?$/.test(parameter));
-  });
+  // Read as Yoga's result processors read it: white space dropped, and an entry whose charset is not
+  // utf-8 matches nothing (Yoga would answer such a request 406 with no body, after running it).
+  return accept
+    .replace(/\s/g, '')
+    .toLowerCase()
+    .split(',')
+    .some((entry) => {
+      const [type = '', ...parameters] = entry.split(';');
+      const charset = parameters.find((parameter) => parameter.includes('charset='));
+      if (charset !== undefined && charset !== 'charset=utf-8') return false;
+      return STREAMING_MEDIA_TYPES.has(type) && !parameters.some((parameter) => /^q=0(\.0*)?$/.test(parameter));
+    });
 }
 
 /**

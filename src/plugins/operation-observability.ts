@@ -1,6 +1,6 @@
 // Per GraphQL request: one structured log line (name, type, outcome, error codes, duration), one
 // metrics observation, and the request id returned to the caller as the x-request-id header.
-import type { IncomingMessage } from 'node:http';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import { getOperationAST } from 'graphql';
 import type { Plugin } from 'graphql-yoga';
 import type { Logger } from 'pino';
@@ -67,12 +67,12 @@ export function useOperationObservability({
         state.name = operation.name?.value ?? null;
       }
     },
-    onResultProcess({ request, result, setResult }) {
+    onResultProcess({ request, result, setResult, serverContext }) {
       const state = operations.get(request);
       if (!state) return;
       if (isAsyncIterable(result)) {
         // A stream (@defer): its outcome is known, and its line written, once the last payload is sent.
-        const { stream, ended } = summarizeStream(result, state);
+        const { stream, ended } = summarizeStream(result, state, nodeResponseOf(serverContext));
         state.streamEnded = ended;
         setResult(stream as typeof result);
         return;
@@ -154,10 +154,24 @@ export function isAsyncIterable(value: unknown): value is AsyncIterable<PayloadL
 
 /**
  * Passes a stream's payloads through unchanged and, once the last has been sent (or the client
- * left), hands `ended` every result in them: each payload and each deferred fragment in it.
+ * left), hands `ended` every result in them: each payload and each deferred fragment in it; once.
+ * A stream that is never read (the client left first, or no answer could carry it) never runs its
+ * own end, so the node response's `close` ends it too.
  */
-export function watchStream(source: AsyncIterable<PayloadLike>, ended: (results: ResultLike[]) => void): AsyncIterable<PayloadLike> {
+export function watchStream(
+  source: AsyncIterable<PayloadLike>,
+  ended: (results: ResultLike[]) => void,
+  response: ServerResponse | undefined,
+): AsyncIterable<PayloadLike> {
   const results: ResultLike[] = [];
+  let done = false;
+  const end = () => {
+    if (done) return;
+    done = true;
+    response?.off('close', end);
+    ended(results);
+  };
+  response?.once('close', end);
   async function* stream() {
     try {
       for await (const payload of source) {
@@ -165,23 +179,33 @@ export function watchStream(source: AsyncIterable<PayloadLike>, ended: (results:
         yield payload;
       }
     } finally {
-      ended(results);
+      end();
     }
   }
   return stream();
+}
+
+/** The node response of a request that came through the node adapter (every one but in-process tests'). */
+export function nodeResponseOf(serverContext: unknown): ServerResponse | undefined {
+  return (serverContext as { res?: ServerResponse } | undefined)?.res;
 }
 
 /** A stream's outcome: the first payload's data, the errors of all of them. */
 function summarizeStream(
   source: AsyncIterable<PayloadLike>,
   state: OperationState,
+  response: ServerResponse | undefined,
 ): { stream: AsyncIterable<PayloadLike>; ended: Promise<void> } {
   let end!: () => void;
   const ended = new Promise<void>((resolve) => (end = resolve));
-  const stream = watchStream(source, (results) => {
-    Object.assign(state, summarize(results));
-    end();
-  });
+  const stream = watchStream(
+    source,
+    (results) => {
+      Object.assign(state, summarize(results));
+      end();
+    },
+    response,
+  );
   return { stream, ended };
 }
 

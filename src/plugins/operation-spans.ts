@@ -4,7 +4,7 @@ import { SpanKind, SpanStatusCode, context, propagation, trace, type Span, type 
 import { getOperationAST } from 'graphql';
 import type { Plugin } from 'graphql-yoga';
 import { requestIdOf, type TradegraphContext } from '../context.js';
-import { errorCodesOf, isAsyncIterable, watchStream, type ResultLike } from './operation-observability.js';
+import { errorCodesOf, isAsyncIterable, nodeResponseOf, watchStream, type ResultLike } from './operation-observability.js';
 import { tracer } from '../observability/partner-spans.js';
 
 const HEADERS: TextMapGetter<Headers> = {
@@ -69,7 +69,7 @@ export function useOperationSpans(): Plugin<TradegraphContext> {
       if (name) span.setAttribute('graphql.operation.name', name);
     },
     // Yoga's last hook inside the operation (its onResultProcess runs after the operation's span would end).
-    onExecutionResult({ request, result, setResult }) {
+    onExecutionResult({ request, result, setResult, context }) {
       const state = spans.get(request);
       if (!state || !result) return;
       if (!isAsyncIterable(result)) {
@@ -78,10 +78,14 @@ export function useOperationSpans(): Plugin<TradegraphContext> {
       }
       // The deferred payloads, and the partner calls that feed them, still belong to the operation.
       state.streaming = true;
-      const stream = watchStream(result, (results) => {
-        markErrors(state.span, results);
-        state.span.end();
-      });
+      const stream = watchStream(
+        result,
+        (results) => {
+          markErrors(state.span, results);
+          state.span.end();
+        },
+        nodeResponseOf(context),
+      );
       setResult(stream as typeof result);
     },
   };
