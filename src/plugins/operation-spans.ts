@@ -4,7 +4,7 @@ import { SpanKind, SpanStatusCode, context, propagation, trace, type Span, type 
 import { getOperationAST } from 'graphql';
 import type { Plugin } from 'graphql-yoga';
 import { requestIdOf, type TradegraphContext } from '../context.js';
-import { errorCodesOf, isAsyncIterable, nodeResponseOf, watchStream, type ResultLike } from './operation-observability.js';
+import { errorCodesOf, isAsyncIterable, nodeResponseOf, watchStream, type ResultLike } from '../observability/operation-results.js';
 import { tracer } from '../observability/partner-spans.js';
 
 const HEADERS: TextMapGetter<Headers> = {

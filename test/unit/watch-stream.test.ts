@@ -4,7 +4,7 @@
 import { EventEmitter } from 'node:events';
 import type { ServerResponse } from 'node:http';
 import { describe, expect, it } from 'vitest';
-import { watchStream } from '../../src/plugins/operation-observability.js';
+import { watchStream } from '../../src/observability/operation-results.js';
 
 const payloads = [
   { data: { a: 1 }, hasNext: true },
