@@ -12,7 +12,7 @@ import { parseArgs } from 'node:util';
 import { DEMO_APP_KEY } from '../../src/simulator/data.js';
 import { productionCommand } from '../support/production-command.js';
 import { drive } from './drive.js';
-import { cpuMsOf, freePort, killAllNow, memoryOf, startNode, startSimulatorProcess, stopAll, type Child } from './processes.js';
+import { cpuMsOf, freePort, killAllNow, memoryOf, runTool, startNode, startSimulatorProcess, stopAll, type Child } from './processes.js';
 import { buildScenarios, hundredFeesRequest } from './scenarios.js';
 import { round } from './stats.js';
 
@@ -101,10 +101,4 @@ async function main(): Promise<void> {
   console.log(`written to ${args.out}`);
 }
 
-main().then(
-  () => process.exit(0),
-  (error: unknown) => {
-    console.error(error);
-    process.exit(1);
-  },
-);
+runTool(main);

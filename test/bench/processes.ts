@@ -139,3 +139,14 @@ export async function stopAll(graceMs = 3_000): Promise<void> {
 export function killAllNow(): void {
   for (const child of children) child.kill('SIGKILL');
 }
+
+/** Runs a bench tool to its end: exit 0 when it is done, 1 with its error printed. */
+export function runTool(main: () => Promise<void>): void {
+  main().then(
+    () => process.exit(0),
+    (error: unknown) => {
+      console.error(error);
+      process.exit(1);
+    },
+  );
+}

@@ -23,7 +23,7 @@ import { parseArgs } from 'node:util';
 import { DEMO_APP_KEY } from '../../src/simulator/data.js';
 import { productionCommand } from '../support/production-command.js';
 import { drive } from './drive.js';
-import { freePort, killAllNow, startNode, startSimulatorProcess, stopAll, type Child } from './processes.js';
+import { freePort, killAllNow, runTool, startNode, startSimulatorProcess, stopAll, type Child } from './processes.js';
 import { buildScenarios, FLOOR_SCENARIOS, FLOOR_TARGET, hundredFeesRequest, type ScenarioId } from './scenarios.js';
 import { round } from './stats.js';
 
@@ -251,10 +251,4 @@ async function main(): Promise<void> {
   console.log(`written to ${args.out}`);
 }
 
-main().then(
-  () => process.exit(0),
-  (error: unknown) => {
-    console.error(error);
-    process.exit(1);
-  },
-);
+runTool(main);
