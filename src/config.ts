@@ -1,7 +1,7 @@
 // The service's configuration, read from the environment once at start and validated: a bad value
 // stops the service with a message that names the variable.
 import { hash } from 'node:crypto';
-import { readFileSync } from 'node:fs';
+import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
 import { z } from 'zod';
 
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
@@ -179,18 +179,33 @@ export function loadConfig(env: NodeJS.ProcessEnv): Config {
   };
 }
 
-const SHA256_HEX = /^[0-9a-f]{64}$/;
+/**
+ * A manifest key or document id: the sha256 of the document, as lowercase hex, bare or with the
+ * `sha256:` prefix that GraphQL Code Generator's client preset 6 writes (the two name the same
+ * document). The bare hex is what the service keys documents by.
+ */
+const DOCUMENT_ID = /^(?:sha256:)?([0-9a-f]{64})$/;
+
+/** The bare hex sha256 a document id names, or null for an id of any other form. */
+export function documentHashOf(id: string): string | null {
+  return DOCUMENT_ID.exec(id)?.[1] ?? null;
+}
+
+/** Largest trusted-documents manifest read; a larger file (or a device that never ends) is refused. */
+export const TRUSTED_DOCUMENTS_MAX_BYTES = 16 * 1024 * 1024;
 
 /**
  * Reads the client preset's persisted-documents manifest. Each key must be the sha256 of its
- * document's text, so that a hash a client sends names exactly the text the service runs.
+ * document's text, so that a hash a client sends names exactly the text the service runs. The
+ * answer is keyed by bare hex whichever form the file used.
  */
 export function readTrustedDocuments(path: string): TrustedDocumentsManifest {
   const refuse = (reason: string) => new ConfigError(`Invalid configuration:\n  TRUSTED_DOCUMENTS: ${reason}`);
   let text: string;
   try {
-    text = readFileSync(path, 'utf8');
+    text = readCapped(path, TRUSTED_DOCUMENTS_MAX_BYTES);
   } catch (error) {
+    if (error instanceof RangeError) throw refuse(`'${path}' ${error.message}`);
     throw refuse(`cannot read '${path}' (${(error as NodeJS.ErrnoException).code ?? String(error)})`);
   }
   let manifest: unknown;
@@ -200,16 +215,43 @@ export function readTrustedDocuments(path: string): TrustedDocumentsManifest {
     throw refuse(`'${path}' is not JSON`);
   }
   if (typeof manifest !== 'object' || manifest === null || Array.isArray(manifest)) {
-    throw refuse(`'${path}' must hold one JSON object of {"<sha256>": "<document>"}`);
+    throw refuse(`'${path}' must hold one JSON object of {"sha256:<hex>": "<document>"}`);
   }
+  const documents: Record<string, string> = {};
   for (const [key, document] of Object.entries(manifest)) {
-    if (!SHA256_HEX.test(key)) throw refuse(`key '${key.slice(0, 80)}' in '${path}' is not a lowercase hex sha256`);
+    const bare = documentHashOf(key);
+    if (bare === null) throw refuse(`key '${key.slice(0, 80)}' in '${path}' is not a lowercase hex sha256 (bare or 'sha256:')`);
     if (typeof document !== 'string' || document.trim() === '') throw refuse(`the document of '${key}' in '${path}' is not a string`);
-    if (hash('sha256', document, 'hex') !== key) {
+    if (hash('sha256', document, 'hex') !== bare) {
       throw refuse(`key '${key}' in '${path}' is not the sha256 of its document`);
     }
+    if (Object.hasOwn(documents, bare)) throw refuse(`'${path}' names the document '${bare}' twice`);
+    documents[bare] = document;
   }
-  return manifest as TrustedDocumentsManifest;
+  return documents;
+}
+
+/**
+ * A regular file's text, refused (RangeError) past maxBytes or when the path is not a regular
+ * file: a device such as /dev/zero would otherwise be read until memory runs out.
+ */
+function readCapped(path: string, maxBytes: number): string {
+  const fd = openSync(path, 'r');
+  try {
+    const stat = fstatSync(fd);
+    if (!stat.isFile()) throw new RangeError('is not a regular file');
+    if (stat.size > maxBytes) throw new RangeError(`is ${stat.size} bytes, over the ${maxBytes}-byte limit`);
+    const buffer = Buffer.alloc(stat.size);
+    let read = 0;
+    while (read < buffer.length) {
+      const n = readSync(fd, buffer, read, buffer.length - read, read);
+      if (n === 0) break;
+      read += n;
+    }
+    return buffer.toString('utf8', 0, read);
+  } finally {
+    closeSync(fd);
+  }
 }
 
 function tracingOf(values: z.infer<typeof EnvSchema>): Config['tracing'] {

@@ -1,14 +1,14 @@
 // Trusted documents (persisted operations): a request names a document of the manifest by its
-// sha256 instead of sending its text; where only trusted documents may run, nothing else does.
+// sha256 (bare hex or `sha256:<hex>`) instead of sending its text; where only trusted documents may run, nothing else does.
 // Yoga's persisted-operations plugin speaks the protocol; this module prepares the documents.
 import { defaultExtractPersistedOperationId, usePersistedOperations } from '@graphql-yoga/plugin-persisted-operations';
 import { Kind, type DocumentNode, type GraphQLSchema } from 'graphql';
 import type { GraphQLParams, Plugin, YogaServerInstance } from 'graphql-yoga';
-import { ConfigError, type TrustedDocumentsManifest } from '../config.js';
+import { ConfigError, documentHashOf, type TrustedDocumentsManifest } from '../config.js';
 import { PersistedQueryNotFoundError, PersistedQueryOnlyError } from '../errors.js';
 import { operationCost } from './operation-cost.js';
 
-/** Parsed, validated documents by their sha256; filled once at start by prepareTrustedDocuments. */
+/** Parsed, validated documents by their bare hex sha256; filled once at start by prepareTrustedDocuments. */
 export type TrustedDocuments = Map<string, DocumentNode>;
 
 export interface TrustedDocumentsOptions {
@@ -35,7 +35,10 @@ export function useTrustedDocuments<TContext extends object>({ documents, only }
   const persisted = usePersistedOperations<Record<string, unknown>>({
     // The prepared DocumentNode itself, so Yoga parses nothing and every cache keyed by the
     // document (cost plan, compiled query) holds one entry per trusted document.
-    getPersistedOperation: (id) => documents.get(id) ?? null,
+    getPersistedOperation: (id) => {
+      const hash = documentHashOf(id);
+      return (hash !== null && documents.get(hash)) || null;
+    },
     allowArbitraryOperations: !only,
     extractPersistedOperationId: documentIdOf,
     // Validated (with the limits) once, at start.

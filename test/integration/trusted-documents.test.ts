@@ -1,16 +1,17 @@
 // Trusted documents over real HTTP: each request form (POST documentId, GET documentId, Apollo's
 // persistedQuery hash), unknown ids, PERSISTED_QUERY_ONLY in production, limits on manifest
 // documents, and a bad manifest stopping the service at start.
+import { readFileSync, writeFileSync } from 'node:fs';
 import { print } from 'graphql';
 import { describe, expect, it } from 'vitest';
 import { InventoryPageDocument, InventoryTotalDocument } from '../generated/trusted/graphql.js';
 import { startServiceProcess } from '../support/service-process.js';
 import { errorCodes, expectNoGraphQLErrors, startTestkit, useTestkit, type GraphQLResponse, type Testkit } from '../support/testkit.js';
-import { documentIdOf, manifest, manifestOf, sha256, writeManifestFile } from '../support/trusted-documents.js';
+import { documentIdOf, manifest, MANIFEST_PATH, manifestOf, sha256, writeManifestFile } from '../support/trusted-documents.js';
 import { CSRF_HEADER } from '../../src/plugins/csrf-prevention.js';
 import { createLogger } from '../../src/logger.js';
 import { createTradegraph } from '../../src/server.js';
-import { loadConfig } from '../../src/config.js';
+import { loadConfig, readTrustedDocuments, TRUSTED_DOCUMENTS_MAX_BYTES } from '../../src/config.js';
 import { OPERATION_LIMITS } from '../../src/plugins/operation-limits.js';
 import { DEMO_ACCESS_TOKEN, DEMO_APP_ID, DEMO_PLATFORM_ID } from '../../src/simulator/data.js';
 
@@ -45,6 +46,34 @@ describe('trusted documents: request forms', () => {
     expect(result).toEqual(raw.result);
     expect(totalOf(result)).toBeGreaterThan(0);
     expect(kit.simulator.callsOf('readInventory')).toHaveLength(1);
+  });
+
+  it("takes a document's id bare or with the client preset's 'sha256:' prefix, from a manifest written either way", async () => {
+    const bare = TOTAL_ID.replace(/^sha256:/, '');
+    // The repo's manifest is written by client preset 6, whose keys and __meta__.hash are prefixed.
+    expect(TOTAL_ID).toBe(`sha256:${bare}`);
+    expect(Object.keys(JSON.parse(readFileSync(MANIFEST_PATH, 'utf8')) as object)).toContain(TOTAL_ID);
+    const text = manifest()[bare]!;
+    const fromBareManifest = await startTestkit({
+      config: { production: true, trustedDocuments: readTrustedDocuments(writeManifestFile(JSON.stringify({ [bare]: text }))), trustedDocumentsOnly: true },
+    });
+    try {
+      for (const kit of [productionOnly(), fromBareManifest]) {
+        for (const documentId of [TOTAL_ID, bare]) {
+          const { status, result } = await postJson(kit, { documentId, variables });
+          expect(status).toBe(200);
+          expectNoGraphQLErrors(result);
+          expect(totalOf(result)).toBeGreaterThan(0);
+        }
+        // Another algorithm's prefix, or the hex in capitals, names no document.
+        for (const documentId of [`sha1:${bare}`, `sha256:${bare.toUpperCase()}`, `sha256:sha256:${bare}`]) {
+          const { result } = await postJson(kit, { documentId, variables });
+          expect(errorCodes(result)).toEqual(['PERSISTED_QUERY_NOT_FOUND']);
+        }
+      }
+    } finally {
+      await fromBareManifest.close();
+    }
   });
 
   it('runs GET ?documentId=&variables= (cacheable), and the CSRF check still applies to it', async () => {
@@ -163,10 +192,24 @@ describe('trusted documents: a bad manifest at start', () => {
     ['not JSON', '{"abc": ', /TRUSTED_DOCUMENTS: '.*' is not JSON/],
     ['a key that is not the sha256 of its document', JSON.stringify({ [sha256('x')]: '{ __typename }' }), /is not the sha256 of its document/],
     ['a document that is not valid', JSON.stringify(manifestOf('{ nope }')), /TRUSTED_DOCUMENTS: document '[0-9a-f]{64}' is not valid/],
+    ['a key of another form', JSON.stringify({ [`sha1:${sha256('{ __typename }')}`]: '{ __typename }' }), /is not a lowercase hex sha256/],
+    ['a device that never ends', '/dev/zero', /TRUSTED_DOCUMENTS: '\/dev\/zero' is not a regular file/],
+    ['a file over the size cap', 'oversize', /TRUSTED_DOCUMENTS: '.*' is \d+ bytes, over the \d+-byte limit/],
   ])('stops the service with exit code 1 and a message naming TRUSTED_DOCUMENTS (%s)', async (_case, text, message) => {
-    const path = text === null ? '/nonexistent/persisted-documents.json' : writeManifestFile(text);
+    const path =
+      text === null ? '/nonexistent/persisted-documents.json'
+      : text === '/dev/zero' ? text
+      : text === 'oversize' ? oversizeManifest()
+      : writeManifestFile(text);
     const started = startServiceProcess({ NODE_ENV: 'production', TRUSTED_DOCUMENTS: path });
     await expect(started).rejects.toThrow(/exited with 1 before serving/);
     await expect(started).rejects.toThrow(message);
   });
 });
+
+/** A manifest file one byte over the cap (a valid JSON object padded with white space). */
+function oversizeManifest(): string {
+  const path = writeManifestFile('');
+  writeFileSync(path, `{}${' '.repeat(TRUSTED_DOCUMENTS_MAX_BYTES - 1)}`);
+  return path;
+}
