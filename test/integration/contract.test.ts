@@ -1,43 +1,17 @@
-// Guards the public contract (../shared/contract.graphql): the merged SDL clients point their
-// tooling at, and the schema the server executes, both hold all of it with identical types.
-import { execFileSync } from 'node:child_process';
-import { existsSync, readFileSync } from 'node:fs';
-import { isAbsolute, resolve } from 'node:path';
+// Guards the public contract (docs/contract.graphql, the committed copy of the shared contract): the
+// merged SDL clients point their tooling at, and the schema the server executes, both hold all of it
+// with identical types.
+import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { buildSchema as buildSchemaFromSdl, type GraphQLObjectType, type GraphQLSchema } from 'graphql';
 import { describe, expect, it } from 'vitest';
 import { buildSchema as buildServedSchema } from '../../src/schema.js';
 import { contractDifferences } from '../support/contract.js';
 
-const ROOT = fileURLToPath(new URL('../../', import.meta.url));
+const CONTRACT = fileURLToPath(new URL('../../docs/contract.graphql', import.meta.url));
 const MERGED_SDL = fileURLToPath(new URL('../../src/generated/schema.graphql', import.meta.url));
 
-/**
- * Where ../shared/contract.graphql is: beside this checkout, or beside the checkout it was cloned
- * from when that is a local folder (a throwaway clone in a temporary folder has no ../shared).
- */
-function contractCandidates(): string[] {
-  const candidates = [resolve(ROOT, '../shared/contract.graphql')];
-  try {
-    const origin = execFileSync('git', ['remote', 'get-url', 'origin'], { cwd: ROOT, encoding: 'utf8' }).trim();
-    if (isAbsolute(origin)) candidates.push(resolve(origin, '../shared/contract.graphql'));
-  } catch {
-    // not a git checkout, or no origin: only the folder beside this one
-  }
-  return candidates;
-}
-
-const CANDIDATES = contractCandidates();
-
-function loadContract(): GraphQLSchema {
-  const contract = CANDIDATES.find((path) => existsSync(path));
-  if (!contract) {
-    throw new Error(
-      `The public contract is missing (looked at ${CANDIDATES.join(', ')}). Check out the shared repository as ../shared beside this clone; the contract test does not skip.`,
-    );
-  }
-  return buildSchemaFromSdl(readFileSync(contract, 'utf8'));
-}
+const loadContract = (): GraphQLSchema => buildSchemaFromSdl(readFileSync(CONTRACT, 'utf8'));
 
 describe('public contract', () => {
   it('keeps the contract in the merged SDL for clients (src/generated/schema.graphql)', () => {

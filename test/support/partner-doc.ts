@@ -1,9 +1,10 @@
-// The partner API's field lists, read from the document itself (../shared/partner-api.md), and the
-// golden answers written from it (test/fixtures/partner/), so that tests of the wire format take
-// their expectations from the upstream's words, not from this project's own types or simulator.
+// The partner API's field lists, read from the document itself (docs/partner-api.md, the committed
+// copy of the partner's document), and the golden answers written from it (test/fixtures/partner/),
+// so that tests of the wire format take their expectations from the upstream's words, not from this
+// project's own types or simulator.
 import { readFileSync } from 'node:fs';
 
-const DOC = readFileSync(new URL('../../../shared/partner-api.md', import.meta.url), 'utf8');
+const DOC = readFileSync(new URL('../../docs/partner-api.md', import.meta.url), 'utf8');
 
 /** The text of the section that starts with the heading `heading` (up to the next heading). */
 function section(heading: string): string {
