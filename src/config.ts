@@ -18,11 +18,23 @@ const urlWith = (protocol: RegExp, message: string) =>
   }, message);
 
 const httpUrl = urlWith(/^https?:$/, 'must be an http:// or https:// URL');
-const redisUrl = urlWith(/^rediss?:$/, 'must be a redis:// or rediss:// URL');
+// The database (the path, or ioredis's `db` query parameter) is a whole number: ioredis would take
+// '/abc' or '/-1' as given and fail only at SELECT, after start, on every reconnection.
+const redisUrl = urlWith(/^rediss?:$/, 'must be a redis:// or rediss:// URL').refine((value) => {
+  if (!URL.canParse(value)) return true;
+  const { pathname, searchParams } = new URL(value);
+  const db = searchParams.get('db');
+  return /^\/?(\d{1,5})?$/.test(pathname) && (db === null || /^\d{1,5}$/.test(db));
+}, 'must name its database as a whole number (redis://host:port/0), or none');
 
+/**
+ * A setting in decimal digits only: Number() would also take '0x10', '1e3', ' 5' and '5.0', which
+ * an operator who wrote them meant as something else or mistyped.
+ */
 const integer = (min: number, max: number) => {
-  const range = `must be a whole number from ${min} to ${max}`;
-  return z.coerce.number({ invalid_type_error: range }).int(range).min(min, range).max(max, range);
+  const range = `must be a whole number from ${min} to ${max}, in decimal digits`;
+  const decimalOnly = (value: unknown) => (typeof value === 'string' ? (/^\d{1,16}$/.test(value) ? Number(value) : Number.NaN) : value);
+  return z.preprocess(decimalOnly, z.number({ invalid_type_error: range }).int(range).min(min, range).max(max, range));
 };
 
 const EnvSchema = z.object({

@@ -106,3 +106,20 @@ it('refuses a bad setting with a message naming it, and exit code 1', async () =
   expect(code).toBe(1);
   expect(stderr).toMatch(/Invalid configuration:\s+UPSTREAM_TIMEOUT_MS: must be a whole number from 1 to 120000/);
 });
+
+it('refuses a number that is not in decimal digits and a Redis database that is not a number, never printing the password', async () => {
+  const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
+    cwd: ROOT,
+    env: { PATH: process.env.PATH, RESPONSE_CACHE_TTL_MS: '0x10', MAX_BODY_BYTES: '1e6', REDIS_URL: 'redis://:hunter2-secret@127.0.0.1:6379/abc' },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let output = '';
+  child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  const [code] = (await once(child, 'exit')) as [number | null];
+  expect(code).toBe(1);
+  expect(output).toMatch(/RESPONSE_CACHE_TTL_MS: must be a whole number from 0 to 86400000, in decimal digits/);
+  expect(output).toMatch(/MAX_BODY_BYTES: must be a whole number/);
+  expect(output).toMatch(/REDIS_URL: must name its database as a whole number/);
+  expect(output).not.toContain('hunter2');
+});

@@ -88,6 +88,13 @@ describe('loadConfig', () => {
 
   it('never quotes a refused value, which for REDIS_URL may hold a password', () => {
     expect(() => loadConfig({ REDIS_URL: 'tcp://:hunter2-secret@cache' })).toThrow(/^(?![\s\S]*hunter2)/);
+    expect(() => loadConfig({ REDIS_URL: 'redis://:hunter2-secret@cache/abc' })).toThrow(/^(?![\s\S]*hunter2)[\s\S]*REDIS_URL/);
+  });
+
+  it('takes a Redis database as a whole number, or none', () => {
+    for (const url of ['redis://cache:6379', 'redis://cache:6379/', 'redis://cache:6379/3', 'rediss://:pw@cache:6380/15']) {
+      expect(loadConfig({ REDIS_URL: url }).redisUrl).toBe(url);
+    }
   });
 
   it('treats empty values as unset, and defaults the open-API base to the partner base', () => {
@@ -110,6 +117,17 @@ describe('loadConfig', () => {
     [{ REDIS_URL: 'http://cache:6379' }, 'REDIS_URL'],
     [{ RATE_LIMIT_MAX: 'many' }, 'RATE_LIMIT_MAX'],
     [{ RATE_LIMIT_WINDOW_MS: '1500' }, 'RATE_LIMIT_WINDOW_MS'],
+    // Decimal digits only: each of these is a number to Number(), and none is what was meant.
+    [{ RESPONSE_CACHE_TTL_MS: '0x10' }, 'RESPONSE_CACHE_TTL_MS'],
+    [{ MAX_BODY_BYTES: '1e6' }, 'MAX_BODY_BYTES'],
+    [{ PORT: ' 5' }, 'PORT'],
+    [{ UPSTREAM_TIMEOUT_MS: '5000.0' }, 'UPSTREAM_TIMEOUT_MS'],
+    [{ RATE_LIMIT_MAX: '+5' }, 'RATE_LIMIT_MAX'],
+    [{ REDIS_URL: 'redis://cache:6379/abc' }, 'REDIS_URL'],
+    [{ REDIS_URL: 'redis://cache:6379/-1' }, 'REDIS_URL'],
+    [{ REDIS_URL: 'redis://cache:6379/1.5' }, 'REDIS_URL'],
+    [{ REDIS_URL: 'redis://cache:6379/1/2' }, 'REDIS_URL'],
+    [{ REDIS_URL: 'redis://cache:6379?db=x' }, 'REDIS_URL'],
   ])('refuses %o, naming %s', (env, variable) => {
     expect(() => loadConfig(env)).toThrow(new RegExp(`^Invalid configuration:[\\s\\S]*${variable}`));
   });
