@@ -16,6 +16,18 @@ export interface ResponseCacheOptions {
   includeMetadata: boolean;
 }
 
+/** The mark the plugin puts on an answer it served from the cache. */
+const SERVED_FROM_CACHE = Symbol.for('servedFromResponseCache');
+
+/**
+ * Whether an If-None-Match list names this ETag, compared weakly (RFC 9110 13.1.2); If-Modified-Since
+ * is not consulted, as a request with If-None-Match must not (RFC 9110 13.1.3).
+ */
+function etagMatches(ifNoneMatch: string, etag: string): boolean {
+  const bare = (tag: string) => tag.trim().replace(/^W\//, '').replace(/^"(.*)"$/, '$1');
+  return ifNoneMatch.split(',').some((tag) => tag.trim() === '*' || bare(tag) === bare(etag));
+}
+
 /** Answers kept by one replica's in-process store, least recently used dropped first. */
 const IN_PROCESS_CACHE_ENTRIES = 1000;
 /** Every key this cache writes in Redis starts so; the rest is a SHA-256 hash. */
@@ -30,14 +42,37 @@ export function useTradegraphResponseCache({ ttlMs, redis, includeMetadata }: Re
   // not tell two such documents apart.
   const withoutText = new WeakSet<Request>();
   const cacheable = (request: Request) => credentialKeyOf(request) !== null && !withoutText.has(request);
+  // If-None-Match, taken off each request before the plugin sees it: the plugin answers 304 to any
+  // request whose If-None-Match names an entry it holds, whoever sends it. Here a 304 is given only
+  // when the answer this request gets, under its own credential, came from the cache with that ETag.
+  const ifNoneMatch = new WeakMap<Request, string>();
+  const servedFromCache = new WeakSet<Request>();
   return [
     {
+      onRequest({ request }) {
+        const given = request.headers.get('if-none-match');
+        if (given === null) return;
+        request.headers.delete('if-none-match');
+        if (request.method === 'GET') ifNoneMatch.set(request, given);
+      },
       onParams({ request, params }) {
         if (!params.query) withoutText.add(request);
       },
-      onResponse({ request, response }) {
+      onResultProcess({ request, result }) {
+        if (ifNoneMatch.has(request) && typeof result === 'object' && result !== null && SERVED_FROM_CACHE in result) {
+          servedFromCache.add(request);
+        }
+      },
+      onResponse({ request, response, setResponse, fetchAPI }) {
         // The ETag is set on answers that were cached or came from the cache (and on 304s).
         if (request.method !== 'GET' || !response.headers.has('etag')) return;
+        if (servedFromCache.has(request) && response.status === 200 && etagMatches(ifNoneMatch.get(request)!, response.headers.get('etag')!)) {
+          const headers = new fetchAPI.Headers(response.headers);
+          headers.delete('content-type');
+          headers.delete('content-length');
+          response = new fetchAPI.Response(null, { status: 304, headers });
+          setResponse(response);
+        }
         const cachedAt = Date.parse(response.headers.get('last-modified') ?? '');
         const ageSeconds = Number.isNaN(cachedAt) ? 0 : Math.max(0, (Date.now() - cachedAt) / 1000);
         const maxAge = Math.max(0, Math.floor(ttlMs / 1000 - ageSeconds));

@@ -96,6 +96,35 @@ describe('a fleet of two replicas sharing one Redis', () => {
     expect(revalidated.status).toBe(304);
   });
 
+  it("answers an ETag with 304 only for its own credential, on either replica", async () => {
+    const url = (replica: Testkit) => {
+      const target = new URL(replica.graphqlUrl);
+      target.searchParams.set('query', print(InventoryPageDocument));
+      target.searchParams.set('variables', JSON.stringify(page(23)));
+      return target;
+    };
+    const get = (replica: Testkit, token: string, extra: Record<string, string> = {}) => {
+      tokensSent.add(token);
+      const headers = { authorization: `Bearer ${token}`, 'x-graphql-csrf': '1', accept: 'application/graphql-response+json' };
+      return fetch(url(replica), { headers: { ...headers, ...extra } });
+    };
+    const first = await get(a, 'fleet-token-four');
+    const etag = first.headers.get('etag')!;
+    expect(etag).toBeTruthy();
+    expect((await get(b, 'fleet-token-four', { 'if-none-match': etag })).status).toBe(304);
+    // (No credential at all is never looked up in the cache; response-cache.test.ts covers it.)
+    for (const token of ['fleet-token-five', 'forbidden-token-2']) {
+      for (const replica of [a, b]) {
+        const withEtag = await get(replica, token, { 'if-none-match': etag });
+        const without = await get(replica, token);
+        expect({ token, status: withEtag.status }).toEqual({ token, status: without.status });
+        const [one, other] = (await Promise.all([withEtag.json(), without.json()])) as { data?: unknown; errors?: { extensions?: { code?: string } }[] }[];
+        expect(one.data).toEqual(other.data);
+        expect(one.errors?.map((error) => error.extensions?.code)).toEqual(other.errors?.map((error) => error.extensions?.code));
+      }
+    }
+  });
+
   it('keeps no secret in Redis: keys and values hold hashes and answers, never a token', async () => {
     const entries = await redis.dump();
     expect(entries.some(({ key }) => key.startsWith('tradegraph:response:'))).toBe(true);

@@ -110,6 +110,24 @@ describe('response cache, in-process', () => {
     expect(inventoryCalls()).toBe(1);
   });
 
+  it("answers If-None-Match with 304 only for the credential and the answer the ETag was given for", async () => {
+    const first = await getRead(kit(), page(19));
+    const etag = first.headers.get('etag')!;
+    expect(etag).toMatch(/^[0-9a-f]{64}$/);
+    expect((await getRead(kit(), page(19), { 'if-none-match': etag })).status).toBe(304);
+    await expectSameAnswerWithAndWithoutEtag(kit(), etag, [
+      // Another credential, one the partner refuses, none, and A's own credential on another read.
+      { variables: page(19), token: OTHER_TOKEN },
+      { variables: page(19), token: 'forbidden-token-1' },
+      { variables: page(19), token: null },
+      { variables: page(20), token: DEMO_ACCESS_TOKEN },
+    ]);
+    // A POST never gets a 304, whoever sends it.
+    const posted = await kit().post({ query: print(InventoryTotalDocument), variables: page(19) }, { token: OTHER_TOKEN, headers: { 'if-none-match': etag } });
+    expect(posted.status).toBe(200);
+    expect(((await posted.json()) as { data: unknown }).data).toMatchObject({ inventory: { totalCount: 19 } });
+  });
+
   it('gives POST reads no Cache-Control', async () => {
     const response = await kit().post({ query: print(InventoryTotalDocument), variables: page(15) });
     expect(response.status).toBe(200);
@@ -207,14 +225,34 @@ describe('response cache with compiled execution', () => {
 });
 
 /** A read sent as a GET, as a browser or CDN-minded client sends it. */
-function getRead(kit: Testkit, variables: Record<string, unknown>, headers: Record<string, string> = {}) {
+/**
+ * Sends each read twice, with A's ETag and without, and expects the same status, data and error
+ * codes from both: never a 304.
+ */
+export async function expectSameAnswerWithAndWithoutEtag(
+  kit: Testkit,
+  etag: string,
+  reads: { variables: Record<string, unknown>; token: string | null }[],
+): Promise<void> {
+  for (const { variables, token } of reads) {
+    const authorization: Record<string, string> = token === null ? {} : { authorization: `Bearer ${token}` };
+    const withEtag = await getRead(kit, variables, { ...authorization, 'if-none-match': etag }, token === null);
+    const without = await getRead(kit, variables, authorization, token === null);
+    expect({ token, status: withEtag.status }).toEqual({ token, status: without.status });
+    const [a, b] = (await Promise.all([withEtag.json(), without.json()])) as { data?: unknown; errors?: { extensions?: { code?: string } }[] }[];
+    expect(a.data).toEqual(b.data);
+    expect(a.errors?.map((error) => error.extensions?.code)).toEqual(b.errors?.map((error) => error.extensions?.code));
+  }
+}
+
+function getRead(kit: Testkit, variables: Record<string, unknown>, headers: Record<string, string> = {}, anonymous = false) {
   const url = new URL(kit.graphqlUrl);
   url.searchParams.set('query', print(InventoryTotalDocument));
   url.searchParams.set('variables', JSON.stringify(variables));
   return fetch(url, {
     headers: {
       accept: 'application/graphql-response+json',
-      authorization: `Bearer ${DEMO_ACCESS_TOKEN}`,
+      ...(anonymous ? {} : { authorization: `Bearer ${DEMO_ACCESS_TOKEN}` }),
       'x-graphql-csrf': '1',
       ...headers,
     },
