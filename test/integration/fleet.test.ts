@@ -118,7 +118,8 @@ describe('a fleet of two replicas sharing one Redis', () => {
         const withEtag = await get(replica, token, { 'if-none-match': etag });
         const without = await get(replica, token);
         expect({ token, status: withEtag.status }).toEqual({ token, status: without.status });
-        const [one, other] = (await Promise.all([withEtag.json(), without.json()])) as { data?: unknown; errors?: { extensions?: { code?: string } }[] }[];
+        type Answer = { data?: unknown; errors?: { extensions?: { code?: string } }[] };
+        const [one, other] = (await Promise.all([withEtag.json(), without.json()])) as [Answer, Answer];
         expect(one.data).toEqual(other.data);
         expect(one.errors?.map((error) => error.extensions?.code)).toEqual(other.errors?.map((error) => error.extensions?.code));
       }

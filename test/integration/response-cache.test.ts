@@ -239,7 +239,8 @@ export async function expectSameAnswerWithAndWithoutEtag(
     const withEtag = await getRead(kit, variables, { ...authorization, 'if-none-match': etag }, token === null);
     const without = await getRead(kit, variables, authorization, token === null);
     expect({ token, status: withEtag.status }).toEqual({ token, status: without.status });
-    const [a, b] = (await Promise.all([withEtag.json(), without.json()])) as { data?: unknown; errors?: { extensions?: { code?: string } }[] }[];
+    type Answer = { data?: unknown; errors?: { extensions?: { code?: string } }[] };
+    const [a, b] = (await Promise.all([withEtag.json(), without.json()])) as [Answer, Answer];
     expect(a.data).toEqual(b.data);
     expect(a.errors?.map((error) => error.extensions?.code)).toEqual(b.errors?.map((error) => error.extensions?.code));
   }
