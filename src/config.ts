@@ -43,6 +43,8 @@ const EnvSchema = z.object({
   PARTNER_API_URL: z.preprocess(emptyAsUnset, httpUrl.optional()),
   PARTNER_OPEN_API_URL: z.preprocess(emptyAsUnset, httpUrl.optional()),
   PARTNER_APP_KEY: z.preprocess(emptyAsUnset, z.string().optional()),
+  // The one way to serve the simulator's demo data in production mode: said out loud, never by omission.
+  PARTNER_SIMULATOR: z.preprocess(emptyAsUnset, z.enum(['embedded']).optional()),
   UPSTREAM_TIMEOUT_MS: z.preprocess(emptyAsUnset, integer(1, 120_000).default(5000)),
   UPSTREAM_MAX_RETRIES: z.preprocess(emptyAsUnset, integer(0, 10).default(2)),
   UPSTREAM_BREAKER_MIN_CALLS: z.preprocess(emptyAsUnset, integer(1, 100_000).default(20)),
@@ -82,6 +84,15 @@ const EnvSchema = z.object({
   // Without PARTNER_API_URL the simulator serves both operations; half a real upstream is a mistake.
   message: 'is set but PARTNER_API_URL is not (both or neither)',
   path: ['PARTNER_OPEN_API_URL'],
+}).refine((env) => env.PARTNER_API_URL !== undefined || env.NODE_ENV !== 'production' || env.PARTNER_SIMULATOR === 'embedded', {
+  // The simulator answers any token with demo data: a production service that forgot its upstream
+  // must not start, let alone serve.
+  message:
+    "is required when NODE_ENV=production (set it to the partner's base URL; for a demo on the embedded simulator's data in production mode, set PARTNER_SIMULATOR=embedded instead)",
+  path: ['PARTNER_API_URL'],
+}).refine((env) => env.PARTNER_SIMULATOR === undefined || env.PARTNER_API_URL === undefined, {
+  message: 'is embedded but PARTNER_API_URL is set (one upstream or the other)',
+  path: ['PARTNER_SIMULATOR'],
 }).refine((env) => env.TRUSTED_DOCUMENTS_ONLY !== 'true' || env.TRUSTED_DOCUMENTS !== undefined, {
   // Only trusted documents, and none trusted, would refuse every request.
   message: 'is true but TRUSTED_DOCUMENTS is not set',

@@ -1,5 +1,6 @@
 // The entry point and the only module that reads the environment and listens. Without
-// PARTNER_API_URL it starts the embedded partner simulator and points the service at it.
+// PARTNER_API_URL it starts the embedded partner simulator and points the service at it (in
+// production mode only with PARTNER_SIMULATOR=embedded: config.ts refuses the omission).
 import { setTimeout as delay } from 'node:timers/promises';
 import { ConfigError, loadConfig, type Config } from './config.js';
 import { createLogger } from './logger.js';
@@ -35,10 +36,11 @@ async function main(): Promise<void> {
     graphiqlHeaders = { Authorization: `Bearer ${DEMO_ACCESS_TOKEN}` };
     partnerApiUrl = partnerOpenApiUrl = simulator.url;
     partnerAppKey ??= DEMO_APP_KEY;
-    logger.info(
-      { simulatorUrl: simulator.url },
-      'PARTNER_API_URL is not set: serving from the embedded partner simulator (demo data)',
-    );
+    if (config.production) {
+      logger.warn({ simulatorUrl: simulator.url }, 'PARTNER_SIMULATOR=embedded: serving demo data from the embedded partner simulator in production mode');
+    } else {
+      logger.info({ simulatorUrl: simulator.url }, 'PARTNER_API_URL is not set: serving from the embedded partner simulator (demo data)');
+    }
   } else if (partnerAppKey === null) {
     logger.warn('PARTNER_APP_KEY is not set: listing-fee calls will go upstream without a merchant key');
   }

@@ -4,7 +4,8 @@
 import { describe, expect, it } from 'vitest';
 import { InventoryTotalDocument } from '../generated/graphql.js';
 import { errorCodes, expectNoGraphQLErrors, startTestkit, useTestkit, type GraphQLResponse, type Testkit } from '../support/testkit.js';
-import { DEMO_APP_ID, DEMO_PLATFORM_ID } from '../../src/simulator/data.js';
+import { DEMO_ACCESS_TOKEN, DEMO_APP_ID, DEMO_PLATFORM_ID } from '../../src/simulator/data.js';
+import { startServiceProcess } from '../support/service-process.js';
 
 const APP_ID = DEMO_APP_ID;
 const PLATFORM_ID = DEMO_PLATFORM_ID;
@@ -115,5 +116,33 @@ describe('production mode', () => {
     ).join(' ');
     const result = await query(productionKit(), `{ ${fields} }`);
     expect(errorCodes(result)).toEqual(['OPERATION_LIMIT_EXCEEDED']);
+  });
+});
+
+describe('production mode never serves demo data by accident (a real process)', () => {
+  it('exits 1 without PARTNER_API_URL, with a message naming it and the opt-in', async () => {
+    const started = startServiceProcess({ NODE_ENV: 'production' });
+    await expect(started).rejects.toThrow(/exited with 1 before serving/);
+    await expect(started).rejects.toThrow(/PARTNER_API_URL: is required when NODE_ENV=production/);
+    await expect(started).rejects.toThrow(/PARTNER_SIMULATOR=embedded/);
+  });
+
+  it('serves the demo in production mode only when PARTNER_SIMULATOR=embedded asks for it, and says so', async () => {
+    const service = await startServiceProcess({ NODE_ENV: 'production', PARTNER_SIMULATOR: 'embedded' });
+    try {
+      const warning = service.logs.find((line) => String(line.msg).startsWith('PARTNER_SIMULATOR=embedded'));
+      expect(warning).toMatchObject({ level: 40 });
+      const response = await fetch(`${service.url}/graphql`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', authorization: `Bearer ${DEMO_ACCESS_TOKEN}` },
+        body: JSON.stringify({ query: `{ inventory(platformId: "${PLATFORM_ID}", appId: ${APP_ID}) { totalCount } }` }),
+      });
+      expect(await response.json()).toEqual({ data: { inventory: { totalCount: 240 } } });
+      // Still production mode: no GraphiQL.
+      const page = await fetch(`${service.url}/graphql`, { headers: { accept: 'text/html' } });
+      expect(await page.text()).not.toMatch(/graphiql/i);
+    } finally {
+      expect(await service.stop()).toBe(0);
+    }
   });
 });

@@ -201,7 +201,7 @@ describe('trusted documents: a bad manifest at start', () => {
       : text === '/dev/zero' ? text
       : text === 'oversize' ? oversizeManifest()
       : writeManifestFile(text);
-    const started = startServiceProcess({ NODE_ENV: 'production', TRUSTED_DOCUMENTS: path });
+    const started = startServiceProcess({ NODE_ENV: 'production', PARTNER_SIMULATOR: 'embedded', TRUSTED_DOCUMENTS: path });
     await expect(started).rejects.toThrow(/exited with 1 before serving/);
     await expect(started).rejects.toThrow(message);
   });

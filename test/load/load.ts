@@ -89,7 +89,7 @@ async function main(): Promise<number> {
     },
   });
   const config = {
-    ...loadConfig({ NODE_ENV: 'production', LOG_LEVEL: 'info' }),
+    ...loadConfig({ NODE_ENV: 'production', LOG_LEVEL: 'info', PARTNER_API_URL: simulator.url }),
     partnerApiUrl: simulator.url,
     partnerOpenApiUrl: simulator.url,
     partnerAppKey: DEMO_APP_KEY,

@@ -133,14 +133,41 @@ describe('loadConfig', () => {
   });
 });
 
+describe('PARTNER_API_URL in production, and PARTNER_SIMULATOR', () => {
+  it('refuses production mode without PARTNER_API_URL, naming it and the opt-in', () => {
+    expect(() => loadConfig({ NODE_ENV: 'production' })).toThrow(
+      /^Invalid configuration:\n {2}PARTNER_API_URL: is required when NODE_ENV=production [\s\S]*PARTNER_SIMULATOR=embedded/,
+    );
+    expect(() => loadConfig({ NODE_ENV: 'production', PARTNER_API_URL: '' })).toThrow(ConfigError);
+  });
+
+  it('takes production mode with a partner, or with the simulator asked for by name', () => {
+    expect(loadConfig({ NODE_ENV: 'production', PARTNER_API_URL: 'https://partner.example' })).toMatchObject({
+      production: true,
+      partnerApiUrl: 'https://partner.example',
+    });
+    expect(loadConfig({ NODE_ENV: 'production', PARTNER_SIMULATOR: 'embedded' })).toMatchObject({ production: true, partnerApiUrl: null });
+    // Development needs no opt-in: `npm start` on a fresh clone serves the demo.
+    expect(loadConfig({ PARTNER_SIMULATOR: 'embedded' })).toEqual(loadConfig({}));
+  });
+
+  it.each([
+    [{ PARTNER_SIMULATOR: 'embedded', PARTNER_API_URL: 'https://partner.example' }],
+    [{ PARTNER_SIMULATOR: 'yes', NODE_ENV: 'production' }],
+    [{ PARTNER_SIMULATOR: 'external' }],
+  ])('refuses %o, naming PARTNER_SIMULATOR', (env) => {
+    expect(() => loadConfig(env)).toThrow(/^Invalid configuration:[\s\S]*PARTNER_SIMULATOR/);
+  });
+});
+
 describe('TRUSTED_DOCUMENTS and TRUSTED_DOCUMENTS_ONLY', () => {
   it('reads the manifest; only its documents run by default in production, and not in development', () => {
     expect(loadConfig({})).toMatchObject({ trustedDocuments: null, trustedDocumentsOnly: false });
-    const production = loadConfig({ NODE_ENV: 'production', TRUSTED_DOCUMENTS: MANIFEST_PATH });
+    const production = loadConfig({ NODE_ENV: 'production', PARTNER_SIMULATOR: 'embedded', TRUSTED_DOCUMENTS: MANIFEST_PATH });
     expect(production.trustedDocuments).toEqual(manifest());
     expect(Object.keys(production.trustedDocuments!).length).toBeGreaterThan(5);
     expect(production.trustedDocumentsOnly).toBe(true);
-    expect(loadConfig({ NODE_ENV: 'production', TRUSTED_DOCUMENTS: MANIFEST_PATH, TRUSTED_DOCUMENTS_ONLY: 'false' }).trustedDocumentsOnly).toBe(false);
+    expect(loadConfig({ NODE_ENV: 'production', PARTNER_SIMULATOR: 'embedded', TRUSTED_DOCUMENTS: MANIFEST_PATH, TRUSTED_DOCUMENTS_ONLY: 'false' }).trustedDocumentsOnly).toBe(false);
     expect(loadConfig({ TRUSTED_DOCUMENTS: MANIFEST_PATH }).trustedDocumentsOnly).toBe(false);
     expect(loadConfig({ TRUSTED_DOCUMENTS: MANIFEST_PATH, TRUSTED_DOCUMENTS_ONLY: 'true' }).trustedDocumentsOnly).toBe(true);
   });
