@@ -75,8 +75,10 @@ async function main(): Promise<void> {
     logger.flush();
     process.exitCode = 0;
   };
-  process.once('SIGTERM', () => void stop('SIGTERM'));
-  process.once('SIGINT', () => void stop('SIGINT'));
+  // `on`, not `once`: Ctrl-C under `npm start` delivers SIGINT twice (from the terminal, and as
+  // npm forwards it), and a second signal must not cut the shutdown short with Node's default exit.
+  process.on('SIGTERM', () => void stop('SIGTERM'));
+  process.on('SIGINT', () => void stop('SIGINT'));
 }
 
 /** A bad setting stops the service with its message (which names the variable) and exit code 1. */

@@ -13,6 +13,12 @@ const simulator = await startSimulator({
   listingFeeLatencyMs: Number(env.SIMULATOR_LISTING_FEE_LATENCY_MS ?? 0),
 });
 process.stdout.write(`partner simulator listening on ${simulator.url}\n`);
-const stop = () => void simulator.close().then(() => process.exit(0));
-process.once('SIGTERM', stop);
-process.once('SIGINT', stop);
+// Every signal is heard, once: Ctrl-C under npm arrives twice (the terminal's and npm's forward).
+let stopping = false;
+const stop = () => {
+  if (stopping) return;
+  stopping = true;
+  void simulator.close().then(() => process.exit(0));
+};
+process.on('SIGTERM', stop);
+process.on('SIGINT', stop);

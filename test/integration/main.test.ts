@@ -1,21 +1,26 @@
 // The entry point as a newcomer meets it: `npm start` with nothing configured serves demo data
 // from the embedded simulator, and so does the production bundle; a bad setting stops it with a
-// message and exit code 1.
+// message and exit code 1; a signal to npm's pid stops it and frees the port.
 import { execFileSync, spawn } from 'node:child_process';
 import { once } from 'node:events';
+import { setTimeout as delay } from 'node:timers/promises';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { DEMO_ACCESS_TOKEN, DEMO_PLATFORM_ID } from '../../src/simulator/data.js';
+import { killAll, portIsFree, startNpmScript, stillRunning, type ProcessId } from '../support/npm-script.js';
+import { closedPort } from '../support/ports.js';
 import { startServiceProcess } from '../support/service-process.js';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
+/** Longer than the service's 10 s shutdown grace period. */
+const STOP_BOUND_MS = 20_000;
 
 describe.each([
-  ['npm start (src/main.ts through tsx)', 'src/main.ts'],
-  ['npm run start:prod (the bundle npm run build makes)', 'dist/main.js'],
-] as const)('%s', (_name, entry) => {
+  ['npm start (src/main.ts through tsx)', 'src/main.ts', 'start'],
+  ['npm run start:prod (the bundle npm run build makes)', 'dist/main.js', 'start:prod'],
+] as const)('%s', (_name, entry, script) => {
   beforeAll(() => {
     if (entry === 'dist/main.js') execFileSync('npm', ['run', '--silent', 'build'], { cwd: ROOT, stdio: 'ignore' });
   });
@@ -45,6 +50,34 @@ describe.each([
     expect(await service.stop()).toBe(0);
     expect(service.logs.map((line) => line.msg)).toContain('stopped');
   });
+
+  // A supervisor (systemd, a container runtime, `kill`) signals the pid it started: npm's. npm
+  // forwards SIGTERM and SIGINT to the script's process only, so the script must be that process.
+  it.each([
+    ["SIGTERM to npm's own pid", 'SIGTERM', 'npm'],
+    ["SIGINT to npm's own pid", 'SIGINT', 'npm'],
+    ['Ctrl-C (SIGINT to the whole process group)', 'SIGINT', 'group'],
+  ] as const)('stops on %s: the port is free and no process outlives npm', async (_case, signal, target) => {
+    const port = await closedPort();
+    const run = startNpmScript(script, { PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'info' });
+    let tree: ProcessId[] = [];
+    try {
+      await run.waitForLine((line) => line.includes('"msg":"tradegraph is serving'));
+      tree = run.descendants();
+      expect(tree.map((process) => process.command)).toEqual(expect.arrayContaining([expect.stringContaining(entry)]));
+
+      process.kill(target === 'npm' ? run.pid : -run.pid, signal);
+      // Bounded, so that a signal that never arrives fails here, and the tree is cleaned up below.
+      const exit = await Promise.race([run.exited, delay(STOP_BOUND_MS).then(() => 'npm still running')]);
+      expect(exit).toEqual({ code: 0, signal: null });
+      expect(run.logs.map((line) => line.msg)).toEqual(expect.arrayContaining([expect.stringMatching(/^shutting down/), 'stopped']));
+      expect(stillRunning(tree)).toEqual([]);
+      expect(await portIsFree(port)).toBe(true);
+    } finally {
+      run.killGroup();
+      killAll(tree);
+    }
+  }, 30_000 + STOP_BOUND_MS);
 
   it('turns the response cache on with RESPONSE_CACHE_TTL_MS', async () => {
     const service = await startServiceProcess({ RESPONSE_CACHE_TTL_MS: '30000' }, entry);

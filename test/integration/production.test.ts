@@ -122,6 +122,8 @@ describe('production mode', () => {
 describe('production mode never serves demo data by accident (a real process)', () => {
   it('exits 1 without PARTNER_API_URL, with a message naming it and the opt-in', async () => {
     const started = startServiceProcess({ NODE_ENV: 'production' });
+    // Should it start after all, it is stopped, not left serving past the test.
+    void started.then((service) => service.stop(), () => undefined);
     await expect(started).rejects.toThrow(/exited with 1 before serving/);
     await expect(started).rejects.toThrow(/PARTNER_API_URL: is required when NODE_ENV=production/);
     await expect(started).rejects.toThrow(/PARTNER_SIMULATOR=embedded/);

@@ -13,16 +13,18 @@ export interface ProductionCommand {
 
 /**
  * The `start:prod` script of the checkout at `root`, which must have the form
- * `node [--flag ...] <entry>`; null when the checkout has no such script (older revisions).
+ * `[exec] node [--flag ...] <entry>`; null when the checkout has no such script (older revisions).
  */
 export function productionCommand(root: string): ProductionCommand | null {
   const manifest = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { scripts?: Record<string, string> };
   const script = manifest.scripts?.['start:prod'];
   if (script === undefined) return null;
-  const [command, ...rest] = script.trim().split(/\s+/);
+  // `exec` lets the shell npm runs the script with hand its pid to node, so that npm's forwarded
+  // signals reach the service (older revisions have none).
+  const [command, ...rest] = script.trim().replace(/^exec\s+/, '').split(/\s+/);
   const entry = rest.pop();
   if (command !== 'node' || entry === undefined || entry.startsWith('-') || rest.some((arg) => !arg.startsWith('--'))) {
-    throw new Error(`start:prod is not of the form "node [--flag ...] <entry>": ${script}`);
+    throw new Error(`start:prod is not of the form "[exec] node [--flag ...] <entry>": ${script}`);
   }
   return { nodeArgs: rest, entry };
 }
