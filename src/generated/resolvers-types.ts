@@ -114,11 +114,16 @@ export type Inventory = Node & {
   /**
    * The items of the inventory, in the partner API's order. Forward paging only, because the
    * partner API pages forward: pass the previous page's `pageInfo.endCursor` as `after`.
+   * Costs 1 (the partner call) plus 1 per item asked for (`first`, 20 when omitted), and what
+   * is asked below `edges` or `nodes` once per item.
    */
   items: InventoryItemConnection;
   /** The account id on the game platform, as asked for. */
   platformId: Scalars['String']['output'];
-  /** The total number of items in the inventory, as the partner API reports it (its `total`). */
+  /**
+   * The total number of items in the inventory, as the partner API reports it (its `total`).
+   * Costs 1 (one partner call).
+   */
   totalCount?: Maybe<Scalars['Int']['output']>;
 };
 
@@ -177,7 +182,7 @@ export type InventoryItem = Node & {
   /**
    * The fee for listing this item at `price` (the item's own `token` and `styleToken` go with it).
    * All such fields of one operation go to the partner API together, in as few calls as its batch
-   * limit allows.
+   * limit allows. Costs 1 per item it is asked on.
    */
   listingFee?: Maybe<ListingFee>;
   /** The platform's market hash name. */
@@ -337,7 +342,7 @@ export type Mutation = {
   __typename?: 'Mutation';
   /**
    * Calculates the listing fee of each item at the price given. Answers one fee per input item, in
-   * input order. Calculates only; nothing is listed.
+   * input order. Calculates only; nothing is listed. Costs 1 plus 1 per input item.
    */
   calculateListingFee: CalculateListingFeePayload;
 };
@@ -378,7 +383,8 @@ export type Query = {
   inventory?: Maybe<Inventory>;
   /**
    * Refetches an object by its global id. Returns null when the id names nothing this API can find;
-   * an id that is not an id of this API is a `BAD_USER_INPUT` error.
+   * an id that is not an id of this API is a `BAD_USER_INPUT` error. Costs 2 (one partner call
+   * reading one item); each `_entities` representation is priced the same.
    */
   node?: Maybe<Node>;
 };
@@ -510,7 +516,6 @@ export type ResolversInterfaceTypes<_RefType extends Record<string, unknown>> = 
 /** Mapping between all available schema types and the resolvers types */
 export type ResolversTypes = {
   AssetInfo: ResolverTypeWrapper<AssetInfoDTO>;
-  Int: ResolverTypeWrapper<Scalars['Int']['output']>;
   CalculateListingFeeInput: CalculateListingFeeInput;
   CalculateListingFeePayload: ResolverTypeWrapper<Omit<CalculateListingFeePayload, 'fees'> & { fees: Array<ResolversTypes['ListingFee']> }>;
   DateTime: ResolverTypeWrapper<Scalars['DateTime']['output']>;
@@ -532,6 +537,7 @@ export type ResolversTypes = {
   federation__FieldSet: ResolverTypeWrapper<Scalars['federation__FieldSet']['output']>;
   link__Import: ResolverTypeWrapper<Scalars['link__Import']['output']>;
   link__Purpose: Link__Purpose;
+  Int: ResolverTypeWrapper<Scalars['Int']['output']>;
   Boolean: ResolverTypeWrapper<Scalars['Boolean']['output']>;
   String: ResolverTypeWrapper<Scalars['String']['output']>;
 };
@@ -539,7 +545,6 @@ export type ResolversTypes = {
 /** Mapping between all available schema types and the resolvers parents */
 export type ResolversParentTypes = {
   AssetInfo: AssetInfoDTO;
-  Int: Scalars['Int']['output'];
   CalculateListingFeeInput: CalculateListingFeeInput;
   CalculateListingFeePayload: Omit<CalculateListingFeePayload, 'fees'> & { fees: Array<ResolversParentTypes['ListingFee']> };
   DateTime: Scalars['DateTime']['output'];
@@ -560,9 +565,16 @@ export type ResolversParentTypes = {
   Query: Record<PropertyKey, never>;
   federation__FieldSet: Scalars['federation__FieldSet']['output'];
   link__Import: Scalars['link__Import']['output'];
+  Int: Scalars['Int']['output'];
   Boolean: Scalars['Boolean']['output'];
   String: Scalars['String']['output'];
 };
+
+export type CostDirectiveArgs = {
+  weight: Scalars['Int']['input'];
+};
+
+export type CostDirectiveResolver<Result, Parent, ContextType = TradegraphContext, Args = CostDirectiveArgs> = DirectiveResolverFn<Result, Parent, ContextType, Args>;
 
 export type LinkDirectiveArgs = {
   as?: Maybe<Scalars['String']['input']>;
@@ -572,6 +584,15 @@ export type LinkDirectiveArgs = {
 };
 
 export type LinkDirectiveResolver<Result, Parent, ContextType = TradegraphContext, Args = LinkDirectiveArgs> = DirectiveResolverFn<Result, Parent, ContextType, Args>;
+
+export type ListSizeDirectiveArgs = {
+  assumedSize?: Maybe<Scalars['Int']['input']>;
+  requireOneSlicingArgument?: Maybe<Scalars['Boolean']['input']>;
+  sizedFields?: Maybe<Array<Scalars['String']['input']>>;
+  slicingArguments?: Maybe<Array<Scalars['String']['input']>>;
+};
+
+export type ListSizeDirectiveResolver<Result, Parent, ContextType = TradegraphContext, Args = ListSizeDirectiveArgs> = DirectiveResolverFn<Result, Parent, ContextType, Args>;
 
 export type AssetInfoResolvers<ContextType = TradegraphContext, ParentType extends ResolversParentTypes['AssetInfo'] = ResolversParentTypes['AssetInfo']> = {
   assetId?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
@@ -761,5 +782,7 @@ export type Resolvers<ContextType = TradegraphContext> = {
 };
 
 export type DirectiveResolvers<ContextType = TradegraphContext> = {
+  cost?: CostDirectiveResolver<any, any, ContextType>;
   link?: LinkDirectiveResolver<any, any, ContextType>;
+  listSize?: ListSizeDirectiveResolver<any, any, ContextType>;
 };

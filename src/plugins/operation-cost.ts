@@ -1,6 +1,8 @@
 // Prices an operation by the partner work it would cause and refuses it before execution when the
-// price is over the limit. Runs with the request's own variables, so `items(first: $n)` costs n.
-// The walk of the document happens once per document; a request only evaluates its price.
+// price is over the limit. The prices are the schema's own: each field's `@cost(weight:)` and
+// `@listSize` (the demand-control directives a federation gateway reads from the same SDL), read
+// once per schema. Runs with the request's own variables, so `items(first: $n)` costs what $n
+// says. The walk of the document happens once per document; a request only evaluates its price.
 import {
   GraphQLError,
   GraphQLIncludeDirective,
@@ -10,8 +12,11 @@ import {
   getNamedType,
   getVariableValues,
   isCompositeType,
+  isInputObjectType,
   isInputType,
   isLeafType,
+  isListType,
+  isNonNullType,
   typeFromAST,
   valueFromAST,
   isObjectType,
@@ -19,9 +24,11 @@ import {
   Kind,
   visit,
   type ASTNode,
+  type ConstDirectiveNode,
   type DocumentNode,
   type FieldNode,
   type GraphQLField,
+  type GraphQLOutputType,
   type SelectionNode,
   type VariableDefinitionNode,
   type FragmentDefinitionNode,
@@ -32,28 +39,35 @@ import {
 } from 'graphql';
 import type { Plugin } from 'graphql-yoga';
 import { OperationLimitError } from '../errors.js';
-import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE } from '../inventory/paging.js';
+import { MAX_PAGE_SIZE } from '../inventory/paging.js';
 import { MAX_LISTING_FEE_ITEMS } from '../listing-fee/input.js';
-
-/**
- * The price list, in units of partner work: one unit per partner call and one per item the partner
- * reads or prices. A page of 100 items with a fee on each costs about 200.
- */
-export const OPERATION_COST = {
-  /** `Inventory.totalCount`, `Query.node`: one inventory call (often shared, priced anyway). */
-  pageCall: 1,
-  /** Each item an `items(first:)` page asks for, and each `listingFee` entry. */
-  item: 1,
-} as const;
 
 /** Default most units one operation may cost: a few full pages with fees, not dozens. */
 export const DEFAULT_MAX_OPERATION_COST = 1000;
 
 /**
- * An operation's price as a function of its variables: `pageSize` is the `first` of the connection
- * being walked, so that per-item fields below its `edges` and `nodes` are paid once per item.
+ * The largest slice any list of the schema answers (a page of items, a batch of listing fees). A
+ * larger slicing argument is refused by its resolver before any partner call, so it is priced at
+ * this bound rather than refused here as too expensive.
  */
-type Price = (variables: Record<string, unknown>, pageSize: number) => number;
+const MAX_SLICE = Math.max(MAX_PAGE_SIZE, MAX_LISTING_FEE_ITEMS);
+
+/**
+ * What an operation will cost, as its plan works it out under one request's variables: `cost` in
+ * units of partner work, and `representations`, how many entity references its `_entities`
+ * fields name (each one an object fetched from the root, as an aliased `node(id:)` is).
+ */
+export interface OperationPrice {
+  cost: number;
+  representations: number;
+}
+
+/**
+ * A part of an operation's price as a function of its variables: `size` is the size of the list
+ * that the enclosing field's `@listSize(sizedFields:)` hands to its sized fields (a page's `first`),
+ * so that what is asked below a connection's `edges` and `nodes` is paid once per item.
+ */
+type Price = (variables: Record<string, unknown>, size: number) => number;
 
 /**
  * What pricing one operation needs, worked out once per parsed document and operation name (Yoga's
@@ -62,6 +76,8 @@ type Price = (variables: Record<string, unknown>, pageSize: number) => number;
  */
 interface PricePlan {
   price: Price;
+  /** How many representations the operation's `_entities` fields name. */
+  representations: Price;
   /** Read variables of scalar (leaf) types: coerced per request, and cheap to coerce. */
   scalarDefinitions: VariableDefinitionNode[];
   /**
@@ -70,8 +86,8 @@ interface PricePlan {
    * 20-item mutation's price cost, is left to execution, which refuses a bad one anyway.
    */
   inputVariables: Array<readonly [name: string, fallback: unknown]>;
-  /** Costs by the JSON of the scalar variables, when the price reads no input object. */
-  costs: Map<string, number | null>;
+  /** Prices by the JSON of the scalar variables, when the price reads no input object. */
+  prices: Map<string, OperationPrice | null>;
 }
 
 /** Distinct variable values remembered per plan; the cache starts over when it is full. */
@@ -90,6 +106,16 @@ export function operationCost(
   operationName: string | null | undefined,
   rawVariables: Record<string, unknown> | null | undefined,
 ): number | null {
+  return operationPrice(schema, document, operationName, rawVariables)?.cost ?? null;
+}
+
+/** The cost and the entity representations of one operation; null as for operationCost. */
+export function operationPrice(
+  schema: GraphQLSchema,
+  document: DocumentNode,
+  operationName: string | null | undefined,
+  rawVariables: Record<string, unknown> | null | undefined,
+): OperationPrice | null {
   let byDocument = plans.get(schema);
   if (!byDocument) plans.set(schema, (byDocument = new WeakMap()));
   let byName = byDocument.get(document);
@@ -106,7 +132,7 @@ export function operationCost(
     if (!variables) return null;
     for (const [name, fallback] of plan.inputVariables) variables[name] = raw[name] === undefined ? fallback : raw[name];
     try {
-      return plan.price(variables, 1);
+      return evaluate(plan, variables);
     } catch (error) {
       // An argument built from uncoerced input (`input: { items: $items }` with items null) does
       // not fit its type: execution refuses it with BAD_USER_INPUT before any resolver runs.
@@ -114,7 +140,7 @@ export function operationCost(
       throw error;
     }
   }
-  if (plan.scalarDefinitions.length === 0) return plan.price({}, 1);
+  if (plan.scalarDefinitions.length === 0) return evaluate(plan, {});
   // A missing variable ([]: its default applies) and a null one ([null]) are different keys.
   const key = JSON.stringify(
     plan.scalarDefinitions.map((definition) => {
@@ -122,14 +148,19 @@ export function operationCost(
       return value === undefined ? [] : [value];
     }),
   );
-  let cost = plan.costs.get(key);
-  if (cost !== undefined) return cost;
+  let price = plan.prices.get(key);
+  if (price !== undefined) return price;
   const variables = scalarVariables(schema, plan, raw);
-  cost = variables ? plan.price(variables, 1) : null;
-  if (plan.costs.size >= MAX_COSTS_PER_PLAN) plan.costs.clear();
-  plan.costs.set(key, cost);
-  return cost;
+  price = variables ? evaluate(plan, variables) : null;
+  if (plan.prices.size >= MAX_COSTS_PER_PLAN) plan.prices.clear();
+  plan.prices.set(key, price);
+  return price;
 }
+
+const evaluate = (plan: PricePlan, variables: Record<string, unknown>): OperationPrice => ({
+  cost: plan.price(variables, 1),
+  representations: plan.representations(variables, 1),
+});
 
 function scalarVariables(schema: GraphQLSchema, plan: PricePlan, raw: Record<string, unknown>): Record<string, unknown> | null {
   if (plan.scalarDefinitions.length === 0) return {};
@@ -143,6 +174,8 @@ interface Compile {
   fragments: Map<string, FragmentDefinitionNode>;
   /** Names of the variables the price reads. */
   reads: Set<string>;
+  /** The representation counts of the operation's `_entities` fields, as they are met. */
+  representations: Price[];
 }
 
 function planOf(schema: GraphQLSchema, document: DocumentNode, operationName: string | null | undefined): PricePlan | null {
@@ -162,9 +195,15 @@ function planOf(schema: GraphQLSchema, document: DocumentNode, operationName: st
       .filter((definition): definition is FragmentDefinitionNode => definition.kind === Kind.FRAGMENT_DEFINITION)
       .map((fragment) => [fragment.name.value, fragment]),
   );
-  const compile: Compile = { schema, fragments, reads: new Set() };
-  const price = selectionSetPrice(compile, operation.selectionSet, rootType) ?? FREE;
-  const plan: PricePlan = { price, scalarDefinitions: [], inputVariables: [], costs: new Map() };
+  const compile: Compile = { schema, fragments, reads: new Set(), representations: [] };
+  const price = selectionSetPrice(compile, operation.selectionSet, rootType, NOTHING_SIZED) ?? FREE;
+  const plan: PricePlan = {
+    price,
+    representations: sumOf(compile.representations) ?? FREE,
+    scalarDefinitions: [],
+    inputVariables: [],
+    prices: new Map(),
+  };
   for (const definition of operation.variableDefinitions ?? []) {
     if (!compile.reads.has(definition.variable.name.value)) continue;
     const type = typeFromAST(schema, definition.type);
@@ -179,78 +218,217 @@ function planOf(schema: GraphQLSchema, document: DocumentNode, operationName: st
 }
 
 const FREE: Price = () => 0;
+const NOTHING_SIZED: ReadonlySet<string> = new Set();
 
-/**
- * The price of a selection set: the sum of its fields' prices. Fragments on every possible type
- * are all counted (an upper bound); `@skip`/`@include` are honoured. Null when nothing below can
- * cost anything, so that free subtrees cost nothing per request either.
- */
-function selectionSetPrice(compile: Compile, selectionSet: SelectionSetNode, parentType: GraphQLCompositeType): Price | null {
-  const parts: Price[] = [];
-  for (const selection of selectionSet.selections) {
-    const part = selectionPrice(compile, selection, parentType);
-    if (!part) continue;
-    const included = inclusionOf(compile, selection);
-    if (included === false) continue;
-    parts.push(included === true ? part : (variables, pageSize) => (included(variables) ? part(variables, pageSize) : 0));
-  }
+function sumOf(parts: Price[]): Price | null {
   if (parts.length === 0) return null;
   if (parts.length === 1) return parts[0]!;
-  return (variables, pageSize) => {
+  return (variables, size) => {
     let sum = 0;
-    for (const part of parts) sum += part(variables, pageSize);
+    for (const part of parts) sum += part(variables, size);
     return sum;
   };
 }
 
-function selectionPrice(compile: Compile, selection: SelectionNode, parentType: GraphQLCompositeType): Price | null {
+/**
+ * The price of a selection set: the sum of its fields' prices. Fragments on every possible type
+ * are all counted (an upper bound); `@skip`/`@include` are honoured. `sized` names the fields that
+ * the enclosing field's `@listSize` sizes. Null when nothing below can cost anything, so that free
+ * subtrees cost nothing per request either.
+ */
+function selectionSetPrice(
+  compile: Compile,
+  selectionSet: SelectionSetNode,
+  parentType: GraphQLCompositeType,
+  sized: ReadonlySet<string>,
+): Price | null {
+  const parts: Price[] = [];
+  for (const selection of selectionSet.selections) {
+    const part = selectionPrice(compile, selection, parentType, sized);
+    if (!part) continue;
+    const included = inclusionOf(compile, selection);
+    if (included === false) continue;
+    parts.push(included === true ? part : (variables, size) => (included(variables) ? part(variables, size) : 0));
+  }
+  return sumOf(parts);
+}
+
+function selectionPrice(
+  compile: Compile,
+  selection: SelectionNode,
+  parentType: GraphQLCompositeType,
+  sized: ReadonlySet<string>,
+): Price | null {
   if (selection.kind === Kind.INLINE_FRAGMENT) {
     const type = selection.typeCondition ? compile.schema.getType(selection.typeCondition.name.value) : parentType;
-    return type && isCompositeType(type) ? selectionSetPrice(compile, selection.selectionSet, type) : null;
+    return type && isCompositeType(type) ? selectionSetPrice(compile, selection.selectionSet, type, sized) : null;
   }
   if (selection.kind === Kind.FRAGMENT_SPREAD) {
     const fragment = compile.fragments.get(selection.name.value);
     const type = fragment && compile.schema.getType(fragment.typeCondition.name.value);
-    return fragment && type && isCompositeType(type) ? selectionSetPrice(compile, fragment.selectionSet, type) : null;
+    return fragment && type && isCompositeType(type) ? selectionSetPrice(compile, fragment.selectionSet, type, sized) : null;
   }
   if (!isObjectType(parentType) && !isInterfaceType(parentType)) return null;
   const field = parentType.getFields()[selection.name.value];
   if (!field) return null;
+  const price =
+    parentType === compile.schema.getQueryType() && field.name === ENTITIES_FIELD
+      ? entitiesPrice(compile, field, selection)
+      : fieldPrice(compile, field, selection);
+  // A sized field (a connection's `edges`, `nodes`) holds as many elements as its parent's slice.
+  if (!price || !sized.has(field.name)) return price;
+  return (variables, size) => size * price(variables, 1);
+}
+
+/**
+ * One field's price from its schema prices (see pricesOf): its weight, plus, with `@listSize`,
+ * its slicing argument's weight per element; what is asked below it is paid once per element of
+ * a list it returns, or once per element of the lists it sizes.
+ */
+function fieldPrice(compile: Compile, field: GraphQLField<unknown, unknown>, node: FieldNode): Price | null {
+  const { weight, listSize } = pricesOf(compile.schema, field);
+  const childType = getNamedType(field.type);
+  const sizedFields = listSize?.sizedFields ?? NOTHING_SIZED;
+  const children =
+    node.selectionSet && isCompositeType(childType) ? selectionSetPrice(compile, node.selectionSet, childType, sizedFields) : null;
+  if (!listSize) {
+    if (weight === 0) return children;
+    return children ? (variables) => weight + children(variables, 1) : () => weight;
+  }
+  const slice = sliceOf(compile, field, node, listSize);
+  if (sizedFields.size > 0) {
+    return (variables) => {
+      const size = slice(variables);
+      return weight + size * listSize.elementWeight + (children ? children(variables, size) : 0);
+    };
+  }
+  return (variables) => {
+    const size = slice(variables);
+    return size * (weight + listSize.elementWeight + (children ? children(variables, 1) : 0));
+  };
+}
+
+/** The federation entity fetch the subgraph library adds to Query; the SDL cannot annotate it. */
+const ENTITIES_FIELD = '_entities';
+
+/**
+ * `_entities(representations:)`: each representation resolves a global id as `Query.node` does
+ * (an `InventoryItem` by reading it from the partner), so each is priced at `Query.node`'s weight,
+ * plus what is asked of it. Every fragment is counted for every representation (an upper bound).
+ */
+function entitiesPrice(compile: Compile, field: GraphQLField<unknown, unknown>, node: FieldNode): Price {
+  const nodeField = compile.schema.getQueryType()?.getFields().node;
+  const weight = nodeField ? pricesOf(compile.schema, nodeField).weight : 0;
   const childType = getNamedType(field.type);
   const children =
-    selection.selectionSet && isCompositeType(childType) ? selectionSetPrice(compile, selection.selectionSet, childType) : null;
-  switch (`${parentType.name}.${field.name}`) {
-    case 'Inventory.totalCount':
-      return () => OPERATION_COST.pageCall;
-    case 'Inventory.items': {
-      const first = argumentOf(compile, field, selection, 'first');
-      return (variables) => {
-        const size = pageSizeOf(first(variables));
-        return OPERATION_COST.pageCall + size * OPERATION_COST.item + (children ? children(variables, size) : 0);
-      };
-    }
-    case 'InventoryItemConnection.edges':
-    case 'InventoryItemConnection.nodes':
-      return children && ((variables, pageSize) => pageSize * children(variables, 1));
-    case 'InventoryItem.listingFee':
-      return () => OPERATION_COST.item;
-    case 'Query.node':
-      return (variables) => OPERATION_COST.pageCall + OPERATION_COST.item + (children ? children(variables, 1) : 0);
-    case 'Query._entities': {
-      // A federation gateway's entity fetch: each representation is priced as node(id:) is.
-      const representations = argumentOf(compile, field, selection, 'representations');
-      return (variables) => {
-        const count = (representations(variables) as unknown[] | undefined)?.length ?? 0;
-        return count * (OPERATION_COST.pageCall + OPERATION_COST.item + (children ? children(variables, 1) : 0));
-      };
-    }
-    case 'Mutation.calculateListingFee': {
-      const input = argumentOf(compile, field, selection, 'input');
-      return (variables) => OPERATION_COST.pageCall + listingFeeItemsOf(input(variables)) * OPERATION_COST.item;
-    }
-    default:
-      return children;
+    node.selectionSet && isCompositeType(childType) ? selectionSetPrice(compile, node.selectionSet, childType, NOTHING_SIZED) : null;
+  const representations = argumentOf(compile, field, node, 'representations');
+  const count: Price = (variables) => {
+    const value = representations(variables);
+    return Array.isArray(value) ? value.length : 0;
+  };
+  compile.representations.push(count);
+  return (variables) => count(variables, 1) * (weight + (children ? children(variables, 1) : 0));
+}
+
+/** How a field is priced in the schema. */
+interface FieldPrices {
+  /** `@cost(weight:)` of the field; 0 without one (a field that costs the partner nothing). */
+  weight: number;
+  listSize: ListSize | null;
+}
+
+interface ListSize {
+  /** `assumedSize`: the size when no slicing argument is given. */
+  assumedSize: number;
+  /** `slicingArguments`, each a path: an argument, or an input field below one (`input.items`). */
+  slicingArguments: string[][];
+  sizedFields: ReadonlySet<string>;
+  /** `@cost(weight:)` of the slicing argument: what each element it asks for costs (an item the partner reads). */
+  elementWeight: number;
+}
+
+/** Field prices by field, read from the directives once per schema (each schema has its own fields). */
+const fieldPrices = new WeakMap<GraphQLField<unknown, unknown>, FieldPrices>();
+
+/**
+ * A field's `@cost` and `@listSize`, as written in the SDL: buildSubgraphSchema keeps each
+ * field's AST, directives included, on `astNode`.
+ */
+export function pricesOf(schema: GraphQLSchema, field: GraphQLField<unknown, unknown>): FieldPrices {
+  let prices = fieldPrices.get(field);
+  if (prices) return prices;
+  const listSizeArguments = directiveArguments(schema, field.astNode?.directives, LIST_SIZE_DIRECTIVE);
+  let listSize: ListSize | null = null;
+  if (listSizeArguments) {
+    const slicingArguments = ((listSizeArguments.slicingArguments as string[] | undefined) ?? []).map((path) => path.split('.'));
+    listSize = {
+      assumedSize: (listSizeArguments.assumedSize as number | undefined) ?? 1,
+      slicingArguments,
+      sizedFields: new Set((listSizeArguments.sizedFields as string[] | undefined) ?? []),
+      elementWeight: Math.max(0, ...slicingArguments.map((path) => weightOf(schema, slicingDefinitionOf(field, path)?.astNode?.directives))),
+    };
   }
+  prices = { weight: weightOf(schema, field.astNode?.directives), listSize };
+  fieldPrices.set(field, prices);
+  return prices;
+}
+
+const COST_DIRECTIVE = 'cost';
+const LIST_SIZE_DIRECTIVE = 'listSize';
+
+function weightOf(schema: GraphQLSchema, directives: readonly ConstDirectiveNode[] | undefined): number {
+  return (directiveArguments(schema, directives, COST_DIRECTIVE)?.weight as number | undefined) ?? 0;
+}
+
+/** A directive's arguments as the schema's definition of it coerces them; null when not applied. */
+function directiveArguments(
+  schema: GraphQLSchema,
+  directives: readonly ConstDirectiveNode[] | undefined,
+  name: string,
+): Record<string, unknown> | null {
+  const definition = schema.getDirective(name);
+  if (!definition || !directives?.some((directive) => directive.name.value === name)) return null;
+  return getDirectiveValues(definition, { directives }) ?? null;
+}
+
+/** The argument, or input field below one, that a slicing-argument path names. */
+function slicingDefinitionOf(field: GraphQLField<unknown, unknown>, [name, ...rest]: string[]) {
+  let definition: { type: unknown; astNode?: { directives?: readonly ConstDirectiveNode[] } | null } | undefined =
+    field.args.find((argument) => argument.name === name);
+  for (const step of rest) {
+    const type = definition && getNamedType(definition.type as GraphQLOutputType);
+    definition = isInputObjectType(type) ? type.getFields()[step] : undefined;
+  }
+  return definition;
+}
+
+/**
+ * The size of a field's slice under the request's variables: the largest given slicing argument
+ * (a list counts its elements: GraphQL makes a single value a list of one), clamped to
+ * [0, MAX_SLICE]; `assumedSize` when none is given.
+ */
+function sliceOf(compile: Compile, field: GraphQLField<unknown, unknown>, node: FieldNode, listSize: ListSize) {
+  const paths = listSize.slicingArguments;
+  const values = [...new Set(paths.map(([name]) => name!))].map((name) => [name, argumentOf(compile, field, node, name)] as const);
+  return (variables: Record<string, unknown>): number => {
+    let size: number | null = null;
+    for (const path of paths) {
+      let value = values.find(([name]) => name === path[0])![1](variables);
+      for (const step of path.slice(1)) value = (value as Record<string, unknown> | null | undefined)?.[step];
+      if (value === undefined || value === null) continue;
+      const elements = Array.isArray(value) ? value.length : typeof value === 'number' ? value : isListSliced(field, path) ? 1 : MAX_SLICE;
+      size = Math.max(size ?? 0, elements);
+    }
+    return Math.min(Math.max(size ?? listSize.assumedSize, 0), MAX_SLICE);
+  };
+}
+
+/** Whether a slicing path names a list: then any single value in it is one element. */
+function isListSliced(field: GraphQLField<unknown, unknown>, path: string[]): boolean {
+  let type = slicingDefinitionOf(field, path)?.type as GraphQLOutputType | undefined;
+  if (type && isNonNullType(type)) type = type.ofType;
+  return type !== undefined && isListType(type);
 }
 
 /** One argument's value as execution will see it: worked out once when it holds no variable. */
@@ -290,34 +468,34 @@ function readsVariables(compile: Compile, node: ASTNode): boolean {
   return found;
 }
 
-/** `first` as the resolver will read it; an out-of-range value is refused there, so price its bound. */
-function pageSizeOf(first: unknown): number {
-  if (first === undefined || first === null) return DEFAULT_PAGE_SIZE;
-  return typeof first === 'number' ? Math.min(Math.max(first, 0), MAX_PAGE_SIZE) : MAX_PAGE_SIZE;
-}
-
-function listingFeeItemsOf(input: unknown): number {
-  const items = (input as { items?: unknown } | null)?.items;
-  return Array.isArray(items) ? Math.min(items.length, MAX_LISTING_FEE_ITEMS) : 1;
-}
-
 /**
- * Refuses an operation over `maxCost` after validation and before any resolver runs. It hooks
- * execution rather than validation because Yoga caches validation per document, and the cost
- * depends on the variables.
+ * Refuses an operation over `maxCost`, or naming more than `maxRepresentations` entity references,
+ * after validation and before any resolver runs. It hooks execution rather than validation because
+ * Yoga caches validation per document, and the price depends on the variables.
  */
-export function useOperationCostLimit({ maxCost }: { maxCost: number }): Plugin {
+export function useOperationCostLimit({ maxCost, maxRepresentations }: { maxCost: number; maxRepresentations: number }): Plugin {
   return {
     onExecute({ args, setResultAndStopExecution }) {
-      const cost = operationCost(args.schema, args.document, args.operationName, args.variableValues);
-      if (cost !== null && cost > maxCost) {
+      const price = operationPrice(args.schema, args.document, args.operationName, args.variableValues);
+      if (price !== null && price.cost > maxCost) {
         setResultAndStopExecution({
           errors: [
             new OperationLimitError(
               'cost',
-              `The operation would cost ${cost} units of partner work; at most ${maxCost} are allowed. ` +
+              `The operation would cost ${price.cost} units of partner work; at most ${maxCost} are allowed. ` +
                 'Ask for fewer items (first), fewer inventories or fewer listing fees per operation.',
               maxCost,
+            ),
+          ],
+        });
+      } else if (price !== null && price.representations > maxRepresentations) {
+        setResultAndStopExecution({
+          errors: [
+            new OperationLimitError(
+              'aliases',
+              `The operation names ${price.representations} entity representations; at most ${maxRepresentations} are allowed, ` +
+                'as many as the objects one operation may fetch by alias. Fetch the entities in several operations.',
+              maxRepresentations,
             ),
           ],
         });
