@@ -1,9 +1,10 @@
 // The executable schema: the SDL files of schema/ with the resolver map, built once at start as an
 // Apollo Federation subgraph (the public fields plus `_service` and `_entities`).
 import { readFileSync, readdirSync } from 'node:fs';
-import { buildSubgraphSchema } from '@apollo/subgraph';
+import { buildSubgraphSchema, type GraphQLResolverMap } from '@apollo/subgraph';
 import { parse, type DocumentNode, type GraphQLSchema } from 'graphql';
 import { resolvers } from './resolvers/index.js';
+import { entities } from './resolvers/references.js';
 
 const SCHEMA_DIR = new URL('../schema/', import.meta.url);
 
@@ -16,6 +17,12 @@ export function loadTypeDefs(): DocumentNode {
   return parse(files.join('\n'));
 }
 
-export function buildSchema(): GraphQLSchema {
-  return buildSubgraphSchema([{ typeDefs: loadTypeDefs(), resolvers }]);
+/**
+ * The executable schema of the given SDL (schema/ when omitted). The prices the cost limit reads
+ * are the SDL's `@cost` and `@listSize`: a schema built from other SDL is priced by it.
+ */
+export function buildSchema(typeDefs: DocumentNode = loadTypeDefs()): GraphQLSchema {
+  // `_entities` is the library's, with each representation checked first (resolvers/references.ts).
+  const withEntities = { ...resolvers, Query: { ...resolvers.Query, _entities: entities } };
+  return buildSubgraphSchema([{ typeDefs, resolvers: withEntities as GraphQLResolverMap<unknown> }]);
 }

@@ -50,7 +50,8 @@ function rejectAs(limit: OperationLimit, maximum: number): GraphQLArmorCallbackC
 export function operationLimitPlugins(limits: typeof OPERATION_LIMITS = OPERATION_LIMITS): Plugin<TradegraphContext>[] {
   return [
     maxTokensPlugin({ n: limits.tokens, ...rejectAs('tokens', limits.tokens) }),
-    useOperationCostLimit({ maxCost: limits.cost }),
+    // An entity representation is an object fetched from the root, as an aliased `node(id:)` is.
+    useOperationCostLimit({ maxCost: limits.cost, maxRepresentations: limits.aliases }),
   ] as Plugin<TradegraphContext>[];
 }
 

@@ -45,10 +45,25 @@ describe('federation subgraph', () => {
     }>;
     expectNoGraphQLErrors(result);
     const { sdl } = result.data._service;
-    expect(sdl).toContain('@link(url: "https://specs.apollo.dev/federation/v2.3", import: ["@key"])');
+    expect(sdl).toContain('@link(url: "https://specs.apollo.dev/federation/v2.9", import: ["@key", "@cost", "@listSize"])');
     expect(sdl).toMatch(/type Inventory implements Node\s+@key\(fields: "id"\)\s+@key\(fields: "platformId appId"\)/);
     expect(sdl).toMatch(/type InventoryItem implements Node\s+@key\(fields: "id"\)/);
     expect(inventoryCalls()).toHaveLength(0);
+  });
+
+  it('publishes the prices in its SDL, so that a gateway in front can hold the same budget', async () => {
+    const result = (await (await kit().post({ query: '{ _service { sdl } }' })).json()) as GraphQLResponse<{
+      _service: { sdl: string };
+    }>;
+    const { sdl } = result.data!._service;
+    expect(sdl).toMatch(/node\([^)]*\): Node @cost\(weight: 2\)/);
+    expect(sdl).toMatch(/totalCount: Int @cost\(weight: 1\)/);
+    expect(sdl).toMatch(/first: Int @cost\(weight: 1\)/);
+    expect(sdl).toMatch(
+      /\): InventoryItemConnection!\s+@cost\(weight: 1\)\s+@listSize\(slicingArguments: \["first"\], assumedSize: 20, sizedFields: \["edges", "nodes"\], requireOneSlicingArgument: false\)/,
+    );
+    expect(sdl).toMatch(/\): ListingFee @cost\(weight: 1\)/);
+    expect(sdl).toMatch(/@listSize\(slicingArguments: \["input.items"\], sizedFields: \["fees"\], requireOneSlicingArgument: false\)/);
   });
 
   it('resolves an Inventory by either key, and an InventoryItem by its id, with the caller token', async () => {
@@ -97,6 +112,63 @@ describe('federation subgraph', () => {
     expect(result.errors?.[4]?.message).toBe(`An Inventory reference needs 'appId' as an Int; got '"730"'.`);
     // Only the good reference's totalCount reached the partner.
     expect(inventoryCalls()).toHaveLength(1);
+  });
+
+  it('refuses a representation that names no entity type, or is not an object, at its own index; the others resolve', async () => {
+    kit().simulator.configure({ startInclusive: true });
+    const bad: unknown[] = [
+      { __typename: 'Foo', id: itemId(1) },
+      { id: itemId(1) },
+      { __typename: 'Query' },
+      { __typename: 'PageInfo', hasNextPage: true },
+      { __typename: '__proto__', id: itemId(1) },
+      { __typename: 42, id: itemId(1) },
+      'InventoryItem',
+      7,
+      [{ __typename: 'InventoryItem', id: itemId(1) }],
+    ];
+    const good = [
+      { __typename: 'InventoryItem', id: itemId(2) },
+      { __typename: 'Inventory', platformId, appId: 730 },
+    ];
+    // Good ones between and after the bad ones: each answer stays at its own index.
+    const representations = [good[0], ...bad, good[1]];
+    const result = await entities(representations);
+    const answers = result.data!._entities;
+    expect(answers[0]).toMatchObject({ __typename: 'InventoryItem', id: itemId(2) });
+    expect(answers.slice(1, 1 + bad.length)).toEqual(bad.map(() => null));
+    expect(answers[1 + bad.length]).toMatchObject({ __typename: 'Inventory', id: inventoryId, totalCount: 5 });
+    expect(errorCodes(result)).toEqual(bad.map(() => 'BAD_USER_INPUT'));
+    expect(result.errors?.map((error) => error.path)).toEqual(bad.map((_, index) => ['_entities', index + 1]));
+    expect(result.errors?.[0]?.message).toBe(
+      "Representation 1 must be an object whose '__typename' is an entity type of this subgraph (Inventory, InventoryItem); its '__typename' is '\"Foo\"'.",
+    );
+    expect(result.errors?.[1]?.message).toMatch(/its '__typename' is missing\.$/);
+    expect(result.errors?.[6]?.message).toMatch(/^Representation 7 must be an object .*; got '"InventoryItem"'\.$/);
+    // The item and the inventory's totalCount, in one call by the page loader; the bad ones reached nothing.
+    expect(inventoryCalls()).toHaveLength(1);
+  });
+
+  it('counts each representation as an object fetched by alias: 30 are read, 500 are refused before any partner call', async () => {
+    const items = (count: number) => Array.from({ length: count }, (_, index) => ({ __typename: 'InventoryItem', id: itemId(index) }));
+    // What a gateway asks of items: 500 of them cost 1000 units, within the cost limit.
+    const query = 'query Items($r: [_Any!]!) { _entities(representations: $r) { __typename ... on InventoryItem { id name } } }';
+    const fetch = async (representations: unknown[]): Promise<GraphQLResponse<{ _entities: (Entity | null)[] }>> =>
+      (await kit().post({ query, variables: { r: representations } })).json();
+    const refused = await fetch(items(500));
+    expect(errorCodes(refused)).toEqual(['OPERATION_LIMIT_EXCEEDED']);
+    expect(refused.errors?.[0]?.extensions).toMatchObject({ limit: 'aliases', maximum: 30 });
+    expect(refused.data).toBeUndefined();
+    expect(inventoryCalls()).toHaveLength(0);
+    expect(errorCodes(await fetch(items(31)))).toEqual(['OPERATION_LIMIT_EXCEEDED']);
+    expect(inventoryCalls()).toHaveLength(0);
+    kit().simulator.configure({ startInclusive: true });
+    const accepted = await fetch(items(30));
+    expectNoGraphQLErrors(accepted);
+    expect(accepted.data._entities).toHaveLength(30);
+    expect(accepted.data._entities[2]).toMatchObject({ id: itemId(2) });
+    expect(inventoryCalls().length).toBeGreaterThan(0);
+    expect(inventoryCalls().length).toBeLessThanOrEqual(30);
   });
 
   it('refuses an entity fetch whose representations cost more than the limit, before any partner call', async () => {
