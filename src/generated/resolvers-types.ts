@@ -93,14 +93,14 @@ export type AssetInfo = {
 
 /** The items whose listing fee to calculate. */
 export type CalculateListingFeeInput = {
-  /** 1 to 100 items; each price a positive integer. */
+  /** 1 to 100 items; each price a positive integer. Each costs 1. */
   items: Array<ListingFeeItemInput>;
 };
 
 /** The result of `calculateListingFee`. */
 export type CalculateListingFeePayload = {
   __typename?: 'CalculateListingFeePayload';
-  /** One fee per input item, in input order. */
+  /** One fee per input item, in input order (at most 100). */
   fees: Array<ListingFee>;
 };
 

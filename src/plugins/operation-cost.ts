@@ -15,8 +15,6 @@ import {
   isInputObjectType,
   isInputType,
   isLeafType,
-  isListType,
-  isNonNullType,
   typeFromAST,
   valueFromAST,
   isObjectType,
@@ -28,7 +26,8 @@ import {
   type DocumentNode,
   type FieldNode,
   type GraphQLField,
-  type GraphQLOutputType,
+  type GraphQLArgument,
+  type GraphQLInputField,
   type SelectionNode,
   type VariableDefinitionNode,
   type FragmentDefinitionNode,
@@ -281,31 +280,51 @@ function selectionPrice(
 }
 
 /**
- * One field's price from its schema prices (see pricesOf): its weight, plus, with `@listSize`,
- * its slicing argument's weight per element; what is asked below it is paid once per element of
- * a list it returns, or once per element of the lists it sizes.
+ * One field's price from its schema prices (see pricesOf): its weight and its priced arguments;
+ * what is asked below it is paid once per element of a list it returns, or once per element of
+ * the lists it sizes (`sizedFields`).
  */
 function fieldPrice(compile: Compile, field: GraphQLField<unknown, unknown>, node: FieldNode): Price | null {
-  const { weight, listSize } = pricesOf(compile.schema, field);
+  const { weight, listSize, inputs } = pricesOf(compile.schema, field);
   const childType = getNamedType(field.type);
   const sizedFields = listSize?.sizedFields ?? NOTHING_SIZED;
   const children =
     node.selectionSet && isCompositeType(childType) ? selectionSetPrice(compile, node.selectionSet, childType, sizedFields) : null;
-  if (!listSize) {
+  const slice = listSize ? sliceOf(compile, field, node, listSize) : () => 1;
+  const input = inputPriceOf(compile, field, node, inputs);
+  if (!listSize && !input) {
     if (weight === 0) return children;
     return children ? (variables) => weight + children(variables, 1) : () => weight;
   }
-  const slice = sliceOf(compile, field, node, listSize);
-  if (sizedFields.size > 0) {
-    return (variables) => {
-      const size = slice(variables);
-      return weight + size * listSize.elementWeight + (children ? children(variables, size) : 0);
-    };
-  }
   return (variables) => {
     const size = slice(variables);
-    return size * (weight + listSize.elementWeight + (children ? children(variables, 1) : 0));
+    const arguments_ = input ? input(variables, size) : 0;
+    if (sizedFields.size > 0) return weight + arguments_ + (children ? children(variables, size) : 0);
+    return size * (weight + (children ? children(variables, 1) : 0)) + arguments_;
   };
+}
+
+/**
+ * What a field's priced arguments cost under the variables: a slicing argument's weight once per
+ * element it asks for (`size`, the items the partner reads), any other's once per element it
+ * holds (an input list such as the fee mutation's `items`), or once when it is a single value.
+ */
+function inputPriceOf(compile: Compile, field: GraphQLField<unknown, unknown>, node: FieldNode, inputs: readonly PricedInput[]): Price | null {
+  if (inputs.length === 0) return null;
+  const parts = inputs.map(({ path: [name, ...rest], weight, slicing }): Price => {
+    if (slicing) return (_variables, size) => weight * size;
+    const value = argumentOf(compile, field, node, name!);
+    return (variables) => weight * Math.min(elementsAt(value(variables), rest), MAX_SLICE);
+  });
+  return sumOf(parts);
+}
+
+/** How many elements a value holds at a path of input fields: a list its length, a single value 1. */
+function elementsAt(value: unknown, path: readonly string[]): number {
+  if (value === undefined || value === null) return 0;
+  if (Array.isArray(value)) return path.length === 0 ? value.length : value.reduce((sum: number, element) => sum + elementsAt(element, path), 0);
+  if (path.length === 0) return 1;
+  return typeof value === 'object' ? elementsAt((value as Record<string, unknown>)[path[0]!], path.slice(1)) : 0;
 }
 
 /** The federation entity fetch the subgraph library adds to Query; the SDL cannot annotate it. */
@@ -336,42 +355,67 @@ interface FieldPrices {
   /** `@cost(weight:)` of the field; 0 without one (a field that costs the partner nothing). */
   weight: number;
   listSize: ListSize | null;
+  /** The field's arguments, and input fields below them, that carry `@cost`. */
+  inputs: PricedInput[];
 }
 
 interface ListSize {
   /** `assumedSize`: the size when no slicing argument is given. */
   assumedSize: number;
-  /** `slicingArguments`, each a path: an argument, or an input field below one (`input.items`). */
-  slicingArguments: string[][];
+  /** `slicingArguments`: the field's Int arguments whose value is the size. */
+  slicingArguments: string[];
   sizedFields: ReadonlySet<string>;
-  /** `@cost(weight:)` of the slicing argument: what each element it asks for costs (an item the partner reads). */
-  elementWeight: number;
+}
+
+interface PricedInput {
+  /** The argument's name, then the input fields below it. */
+  path: string[];
+  weight: number;
+  /** A slicing argument: paid per element of the slice, given or assumed. */
+  slicing: boolean;
 }
 
 /** Field prices by field, read from the directives once per schema (each schema has its own fields). */
 const fieldPrices = new WeakMap<GraphQLField<unknown, unknown>, FieldPrices>();
 
 /**
- * A field's `@cost` and `@listSize`, as written in the SDL: buildSubgraphSchema keeps each
- * field's AST, directives included, on `astNode`.
+ * A field's `@cost` and `@listSize`, and its priced arguments, as written in the SDL:
+ * buildSubgraphSchema keeps the AST of each field, argument and input field on `astNode`.
  */
 export function pricesOf(schema: GraphQLSchema, field: GraphQLField<unknown, unknown>): FieldPrices {
   let prices = fieldPrices.get(field);
   if (prices) return prices;
   const listSizeArguments = directiveArguments(schema, field.astNode?.directives, LIST_SIZE_DIRECTIVE);
-  let listSize: ListSize | null = null;
-  if (listSizeArguments) {
-    const slicingArguments = ((listSizeArguments.slicingArguments as string[] | undefined) ?? []).map((path) => path.split('.'));
-    listSize = {
-      assumedSize: (listSizeArguments.assumedSize as number | undefined) ?? 1,
-      slicingArguments,
-      sizedFields: new Set((listSizeArguments.sizedFields as string[] | undefined) ?? []),
-      elementWeight: Math.max(0, ...slicingArguments.map((path) => weightOf(schema, slicingDefinitionOf(field, path)?.astNode?.directives))),
-    };
+  const listSize: ListSize | null = listSizeArguments && {
+    assumedSize: (listSizeArguments.assumedSize as number | undefined) ?? 1,
+    slicingArguments: (listSizeArguments.slicingArguments as string[] | undefined) ?? [],
+    sizedFields: new Set((listSizeArguments.sizedFields as string[] | undefined) ?? []),
+  };
+  const inputs: PricedInput[] = [];
+  for (const argument of field.args) {
+    const slicing = listSize?.slicingArguments.includes(argument.name) ?? false;
+    collectPricedInputs(schema, [argument.name], argument, slicing, new Set(), inputs);
   }
-  prices = { weight: weightOf(schema, field.astNode?.directives), listSize };
+  prices = { weight: weightOf(schema, field.astNode?.directives), listSize, inputs };
   fieldPrices.set(field, prices);
   return prices;
+}
+
+function collectPricedInputs(
+  schema: GraphQLSchema,
+  path: string[],
+  definition: GraphQLArgument | GraphQLInputField,
+  slicing: boolean,
+  seen: Set<string>,
+  into: PricedInput[],
+): void {
+  const weight = weightOf(schema, definition.astNode?.directives);
+  if (weight > 0) into.push({ path, weight, slicing });
+  const type = getNamedType(definition.type);
+  if (slicing || !isInputObjectType(type) || seen.has(type.name)) return;
+  // A recursive input type is followed once: its price cannot depend on unbounded nesting.
+  const below = new Set(seen).add(type.name);
+  for (const inputField of Object.values(type.getFields())) collectPricedInputs(schema, [...path, inputField.name], inputField, false, below, into);
 }
 
 const COST_DIRECTIVE = 'cost';
@@ -392,43 +436,20 @@ function directiveArguments(
   return getDirectiveValues(definition, { directives }) ?? null;
 }
 
-/** The argument, or input field below one, that a slicing-argument path names. */
-function slicingDefinitionOf(field: GraphQLField<unknown, unknown>, [name, ...rest]: string[]) {
-  let definition: { type: unknown; astNode?: { directives?: readonly ConstDirectiveNode[] } | null } | undefined =
-    field.args.find((argument) => argument.name === name);
-  for (const step of rest) {
-    const type = definition && getNamedType(definition.type as GraphQLOutputType);
-    definition = isInputObjectType(type) ? type.getFields()[step] : undefined;
-  }
-  return definition;
-}
-
 /**
- * The size of a field's slice under the request's variables: the largest given slicing argument
- * (a list counts its elements: GraphQL makes a single value a list of one), clamped to
- * [0, MAX_SLICE]; `assumedSize` when none is given.
+ * The size of a field's slice under the request's variables: the largest slicing argument given,
+ * clamped to [0, MAX_SLICE]; `assumedSize` when none is given.
  */
 function sliceOf(compile: Compile, field: GraphQLField<unknown, unknown>, node: FieldNode, listSize: ListSize) {
-  const paths = listSize.slicingArguments;
-  const values = [...new Set(paths.map(([name]) => name!))].map((name) => [name, argumentOf(compile, field, node, name)] as const);
+  const values = listSize.slicingArguments.map((name) => argumentOf(compile, field, node, name));
   return (variables: Record<string, unknown>): number => {
     let size: number | null = null;
-    for (const path of paths) {
-      let value = values.find(([name]) => name === path[0])![1](variables);
-      for (const step of path.slice(1)) value = (value as Record<string, unknown> | null | undefined)?.[step];
-      if (value === undefined || value === null) continue;
-      const elements = Array.isArray(value) ? value.length : typeof value === 'number' ? value : isListSliced(field, path) ? 1 : MAX_SLICE;
-      size = Math.max(size ?? 0, elements);
+    for (const value of values) {
+      const given = value(variables);
+      if (typeof given === 'number') size = Math.max(size ?? 0, given);
     }
     return Math.min(Math.max(size ?? listSize.assumedSize, 0), MAX_SLICE);
   };
-}
-
-/** Whether a slicing path names a list: then any single value in it is one element. */
-function isListSliced(field: GraphQLField<unknown, unknown>, path: string[]): boolean {
-  let type = slicingDefinitionOf(field, path)?.type as GraphQLOutputType | undefined;
-  if (type && isNonNullType(type)) type = type.ofType;
-  return type !== undefined && isListType(type);
 }
 
 /** One argument's value as execution will see it: worked out once when it holds no variable. */

@@ -63,7 +63,9 @@ describe('federation subgraph', () => {
       /\): InventoryItemConnection!\s+@cost\(weight: 1\)\s+@listSize\(slicingArguments: \["first"\], assumedSize: 20, sizedFields: \["edges", "nodes"\], requireOneSlicingArgument: false\)/,
     );
     expect(sdl).toMatch(/\): ListingFee @cost\(weight: 1\)/);
-    expect(sdl).toMatch(/@listSize\(slicingArguments: \["input.items"\], sizedFields: \["fees"\], requireOneSlicingArgument: false\)/);
+    expect(sdl).toMatch(/\): CalculateListingFeePayload! @cost\(weight: 1\)/);
+    expect(sdl).toMatch(/items: \[ListingFeeItemInput!\]! @cost\(weight: 1\)/);
+    expect(sdl).toMatch(/fees: \[ListingFee!\]! @listSize\(assumedSize: 100\)/);
   });
 
   it('resolves an Inventory by either key, and an InventoryItem by its id, with the caller token', async () => {

@@ -6,7 +6,7 @@ export type Incremental<T> = T | { [P in keyof T]?: P extends ' $fragmentName' |
 import type { TypedDocumentNode as DocumentNode } from '@graphql-typed-document-node/core';
 /** The items whose listing fee to calculate. */
 export type CalculateListingFeeInput = {
-  /** 1 to 100 items; each price a positive integer. */
+  /** 1 to 100 items; each price a positive integer. Each costs 1. */
   items: Array<ListingFeeItemInput>;
 };
 
