@@ -3,6 +3,7 @@
 import { createServer, ServerResponse, type IncomingMessage, type OutgoingHttpHeader, type OutgoingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import { createYoga, type Plugin, type YogaInitialContext, type YogaServerInstance } from 'graphql-yoga';
+import type { GraphQLSchema } from 'graphql';
 import type { Logger } from 'pino';
 import type { Config } from './config.js';
 import { createContextFactory, type TradegraphContext } from './context.js';
@@ -37,6 +38,8 @@ export interface TradegraphOptions {
   logger: Logger;
   /** Headers GraphiQL opens with (the simulator's demo token); none when omitted. */
   graphiqlHeaders?: Record<string, string>;
+  /** The executable schema, with the prices its SDL declares; the one of schema/ when omitted. */
+  schema?: GraphQLSchema;
 }
 
 export interface Tradegraph {
@@ -69,7 +72,7 @@ type Route = (req: IncomingMessage, res: ServerResponse) => void | Promise<void>
 const READINESS_TIMEOUT_MS = 2_000;
 const READINESS_CACHE_MS = 2_000;
 
-export function createTradegraph({ config, logger, graphiqlHeaders = {} }: TradegraphOptions): Tradegraph {
+export function createTradegraph({ config, logger, graphiqlHeaders = {}, schema = buildSchema() }: TradegraphOptions): Tradegraph {
   const metrics = createMetrics();
   const partner = new PartnerApi({
     baseUrl: config.partnerApiUrl,
@@ -145,7 +148,7 @@ export function createTradegraph({ config, logger, graphiqlHeaders = {} }: Trade
   }
 
   const yoga = createYoga<NodeServerContext, TradegraphContext>({
-    schema: buildSchema(),
+    schema,
     graphqlEndpoint: GRAPHQL_PATH,
     context: createContextFactory({
       partner,

@@ -5,7 +5,7 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Writable } from 'node:stream';
 import type { TypedDocumentNode } from '@graphql-typed-document-node/core';
-import { print, type ExecutionResult, type GraphQLFormattedError } from 'graphql';
+import { print, type ExecutionResult, type GraphQLFormattedError, type GraphQLSchema } from 'graphql';
 import { afterAll, beforeAll, beforeEach, expect, inject } from 'vitest';
 import { loadConfig, type Config } from '../../src/config.js';
 import { createLogger } from '../../src/logger.js';
@@ -20,6 +20,8 @@ export interface TestkitOptions {
   sharedSimulator?: PartnerSimulator;
   /** Overrides of the service's configuration (the partner URLs default to the simulator's). */
   config?: Partial<Config>;
+  /** The service's schema (built from other SDL); the one of schema/ when omitted. */
+  schema?: GraphQLSchema;
 }
 
 export interface RequestOptions {
@@ -73,6 +75,7 @@ export async function startTestkit(options: TestkitOptions = {}): Promise<Testki
       partnerOpenApiUrl: config.partnerOpenApiUrl ?? simulator.url,
     },
     logger: createLogger(config.logLevel, sink),
+    schema: options.schema,
   });
   const url = await service.listen(0, '127.0.0.1');
   const graphqlUrl = `${url}${GRAPHQL_PATH}`;

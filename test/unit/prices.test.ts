@@ -1,0 +1,128 @@
+// Prices live in the schema: every list field carries @listSize (or is sized by the field that
+// returns its parent), and every field whose resolver calls the partner carries @cost. Which
+// resolvers call the partner is not a hand-kept list: each resolver of the map is called with a
+// context that records whether it reached for the loaders, the only way to the partner.
+import {
+  parse,
+  print,
+  getNamedType,
+  getNullableType,
+  isInterfaceType,
+  isListType,
+  isObjectType,
+  type GraphQLField,
+  type GraphQLSchema,
+} from 'graphql';
+import { describe, expect, it } from 'vitest';
+import { encodeGlobalId } from '../../src/global-id.js';
+import { ITEM_INVENTORY, toInventoryRef } from '../../src/inventory/model.js';
+import { pricesOf } from '../../src/plugins/operation-cost.js';
+import { resolvers } from '../../src/resolvers/index.js';
+import { buildSchema, loadTypeDefs } from '../../src/schema.js';
+
+const inventory = toInventoryRef('76561198000000240', 730);
+/** A value of each type, as its resolvers receive it from the field above. */
+const PARENTS: Record<string, unknown> = {
+  Query: {},
+  Mutation: {},
+  Inventory: inventory,
+  InventoryItem: { [ITEM_INVENTORY]: inventory, assetId: '1', token: 't', styleToken: 's', tradableTime: 0, systemTime: 0 },
+};
+/** A valid value of each argument of the schema, by name. */
+const ARGUMENTS: Record<string, unknown> = {
+  first: 1,
+  price: 1,
+  platformId: '76561198000000240',
+  appId: 730,
+  id: encodeGlobalId({ type: 'InventoryItem', platformId: '76561198000000240', appId: 730, assetId: '1' }),
+  input: { items: [{ price: 1, token: 't' }] },
+};
+
+/** The `Type.field` (or `Type.__resolveReference`) resolvers that reach for the partner's loaders. */
+async function partnerResolvers(): Promise<string[]> {
+  const found: string[] = [];
+  for (const [typeName, typeResolvers] of Object.entries(resolvers)) {
+    if (!(typeName in PARENTS)) continue;
+    for (const [fieldName, resolve] of Object.entries(typeResolvers as Record<string, unknown>)) {
+      if (typeof resolve !== 'function') continue;
+      let reached = false;
+      const pending = new Promise(() => {});
+      const loaders = new Proxy({}, { get: () => ((reached = true), { load: () => pending, loadMany: () => pending }) });
+      const context = { loaders, pageMaxPartnerCalls: 4, credentials: { accessToken: 't' }, requestId: 'r', deadline: {} };
+      const reference = { __typename: typeName, id: ARGUMENTS.id, platformId: inventory.platformId, appId: inventory.appId };
+      try {
+        const result =
+          fieldName === '__resolveReference'
+            ? (resolve as (...args: unknown[]) => unknown)(reference, context, {})
+            : (resolve as (...args: unknown[]) => unknown)(PARENTS[typeName], ARGUMENTS, context, {});
+        void Promise.resolve(result).catch(() => {});
+      } catch {
+        // A resolver that throws on these values is still asked: reaching the loaders is what counts.
+      }
+      if (reached) found.push(`${typeName}.${fieldName}`);
+    }
+  }
+  return found.sort();
+}
+
+/** The prices the schema lacks: list fields without a size, partner fields without a weight. */
+function missingPrices(schema: GraphQLSchema, partnerFields: readonly string[]): string[] {
+  const fieldOf = (coordinate: string): GraphQLField<unknown, unknown> | undefined => {
+    const [typeName, fieldName] = coordinate.split('.') as [string, string];
+    const type = schema.getType(typeName);
+    return isObjectType(type) || isInterfaceType(type) ? type.getFields()[fieldName] : undefined;
+  };
+  const fields = Object.values(schema.getTypeMap())
+    .filter((type) => (isObjectType(type) || isInterfaceType(type)) && !type.name.startsWith('__'))
+    .flatMap((type) => Object.keys((type as { getFields(): object }).getFields()).map((name) => `${type.name}.${name}`));
+  const sized = new Set<string>();
+  for (const coordinate of fields) {
+    const field = fieldOf(coordinate)!;
+    for (const name of pricesOf(schema, field).listSize?.sizedFields ?? []) sized.add(`${getNamedType(field.type).name}.${name}`);
+  }
+  const missing: string[] = [];
+  for (const coordinate of fields) {
+    // `_entities` comes from the subgraph library: the cost plan prices it as Query.node per representation.
+    if (coordinate === 'Query._entities') continue;
+    const field = fieldOf(coordinate)!;
+    if (isListType(getNullableType(field.type)) && !pricesOf(schema, field).listSize && !sized.has(coordinate)) {
+      missing.push(`${coordinate} (a list without @listSize)`);
+    }
+  }
+  for (const coordinate of partnerFields) {
+    // An entity reference resolves an id as Query.node does, and is priced at its weight.
+    const priced = coordinate.endsWith('.__resolveReference') ? 'Query.node' : coordinate;
+    const field = fieldOf(priced);
+    if (!field || pricesOf(schema, field).weight <= 0) {
+      missing.push(`${priced} (calls the partner${priced === coordinate ? '' : ` for ${coordinate}`} without @cost)`);
+    }
+  }
+  return missing;
+}
+
+describe('prices in the schema', () => {
+  it('finds the resolvers that call the partner from the resolvers themselves', async () => {
+    expect(await partnerResolvers()).toEqual([
+      'Inventory.items',
+      'Inventory.totalCount',
+      'InventoryItem.__resolveReference',
+      'InventoryItem.listingFee',
+      'Mutation.calculateListingFee',
+      'Query.node',
+    ]);
+  });
+
+  it('prices every list field and every field that calls the partner', async () => {
+    expect(missingPrices(buildSchema(), await partnerResolvers())).toEqual([]);
+  });
+
+  it('names the field whose price was left out', async () => {
+    const unpriced = print(loadTypeDefs())
+      .replace('totalCount: Int @cost(weight: 1)', 'totalCount: Int')
+      .replace(/\s@listSize\(assumedSize: 100\)/, '');
+    expect(missingPrices(buildSchema(parse(unpriced)), await partnerResolvers())).toEqual([
+      'CalculateListingFeePayload.fees (a list without @listSize)',
+      'Inventory.totalCount (calls the partner without @cost)',
+    ]);
+  });
+});
