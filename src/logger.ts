@@ -29,3 +29,17 @@ export function createLogger(level: string, destination?: DestinationStream): Lo
     destination ?? pino.destination({ dest: 1, sync: false }),
   );
 }
+
+/** Yoga's own log lines go to pino, so every line of the service is structured JSON. */
+export function yogaLogging(logger: Logger) {
+  const forward =
+    (level: 'debug' | 'info' | 'warn' | 'error') =>
+    (...args: unknown[]) => {
+      // Yoga logs a few debug lines per request: build none of them when the level is off.
+      if (!logger.isLevelEnabled(level)) return;
+      const [first, ...rest] = args;
+      if (first instanceof Error) logger[level]({ err: first }, rest.map(String).join(' ') || first.message);
+      else logger[level](args.map((arg) => (typeof arg === 'string' ? arg : JSON.stringify(arg))).join(' '));
+    };
+  return { debug: forward('debug'), info: forward('info'), warn: forward('warn'), error: forward('error') };
+}

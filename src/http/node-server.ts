@@ -1,0 +1,80 @@
+// The node:http server in front of Yoga: its own GET routes, the shedding of GraphQL requests past
+// the cap, and the body cap, in that order; every other request goes to Yoga.
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { Logger } from 'pino';
+import type { Config } from '../config.js';
+import { isBrowserVisit, sendHelp } from './help.js';
+import { acceptRequestBody } from './request-body.js';
+import type { Route } from './routes.js';
+import { sendJson } from './send-json.js';
+import type { LoadShedding } from './shedding.js';
+import type { Shutdown } from './shutdown.js';
+
+export interface NodeServerParts {
+  config: Pick<
+    Config,
+    'production' | 'httpHeadersTimeoutMs' | 'httpRequestTimeoutMs' | 'httpMaxConnections' | 'maxBodyBytes'
+  >;
+  logger: Logger;
+  graphqlPath: string;
+  help: string;
+  routes: Record<string, Route>;
+  shedding: LoadShedding;
+  shutdown: Shutdown;
+  /** Yoga's request listener. */
+  yoga: (req: IncomingMessage, res: ServerResponse) => unknown;
+}
+
+export function createNodeServer({ config, logger, graphqlPath, help, routes, shedding, shutdown, yoga }: NodeServerParts): Server {
+  const server = createServer<typeof IncomingMessage, Shutdown['Response']>(
+    {
+      ServerResponse: shutdown.Response,
+      keepAlive: true,
+      // A client gets this long to send its headers, and its whole request, before it is cut off.
+      headersTimeout: config.httpHeadersTimeoutMs,
+      requestTimeout: config.httpRequestTimeoutMs,
+      // How often those limits are checked (Node's default is every 30 s).
+      connectionsCheckingInterval: Math.min(1000, config.httpHeadersTimeoutMs),
+    },
+    (req, res) => {
+      shutdown.track(res);
+      const path = pathOf(req.url);
+      if (config.production && path === graphqlPath && isBrowserVisit(req)) {
+        // Production has no GraphiQL, and Yoga would answer a browser 406 with an empty body.
+        sendHelp(res, 406, help);
+        return;
+      }
+      const route = routes[path];
+      if (route && req.method === 'GET') {
+        void Promise.resolve(route(req, res)).catch((error: unknown) => {
+          logger.error({ err: error }, 'route failed');
+          if (!res.headersSent) sendJson(res, 500, { status: 'error' });
+        });
+        return;
+      }
+      if (!shedding.admit(res)) return;
+      void acceptRequestBody(req, res, config.maxBodyBytes).then((accepted) => {
+        if (accepted) void yoga(req, res);
+      });
+    },
+  );
+  server.maxConnections = config.httpMaxConnections;
+  return server;
+}
+
+/** Listens, and answers the URL clients reach it at (a wildcard address as 127.0.0.1). */
+export async function listen(server: Server, port: number, host: string): Promise<string> {
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(port, host, () => resolve());
+  });
+  const address = server.address() as AddressInfo;
+  const shownHost = address.family === 'IPv6' ? `[${address.address}]` : address.address;
+  return `http://${shownHost === '0.0.0.0' ? '127.0.0.1' : shownHost}:${address.port}`;
+}
+
+function pathOf(url: string | undefined): string {
+  const query = url?.indexOf('?') ?? -1;
+  return url === undefined ? '/' : query === -1 ? url : url.slice(0, query);
+}

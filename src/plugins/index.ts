@@ -1,0 +1,102 @@
+// The envelop plugins of the service, in the one order they run. Yoga calls a hook of every plugin
+// in list order, so the order is a contract: each entry says why it stands where it does, and
+// test/unit/plugin-order.test.ts pins the names in order.
+import type { Plugin, YogaInitialContext } from 'graphql-yoga';
+import type { Logger } from 'pino';
+import type { Config } from '../config.js';
+import type { TradegraphContext } from '../context.js';
+import type { TradegraphMetrics } from '../observability/metrics.js';
+import type { SharedRedis } from '../redis.js';
+import { useCompiledExecution } from './compiled-execution.js';
+import { useCsrfPrevention } from './csrf-prevention.js';
+import { incrementalDeliveryValidation, useIncrementalDelivery } from './defer-stream.js';
+import { useErrorCodes } from './error-codes.js';
+import { operationLimitPlugins, operationLimitValidation } from './operation-limits.js';
+import { useOperationObservability } from './operation-observability.js';
+import { useOperationSpans } from './operation-spans.js';
+import { productionPlugins, productionValidation } from './production.js';
+import { useQuerySizeLimit } from './query-size-limit.js';
+import { useRateLimit } from './rate-limit.js';
+import { useTradegraphResponseCache } from './response-cache.js';
+import { useTrustedDocuments, type TrustedDocuments } from './trusted-documents.js';
+import { useValidationCache } from './validation-cache.js';
+
+/** What the plugins are built from: the configuration and the service's shared parts. */
+export interface PluginParts {
+  config: Config;
+  logger: Logger;
+  metrics: TradegraphMetrics;
+  redis: SharedRedis | null;
+  /** Filled from the manifest once Yoga's pipeline exists; empty, it still refuses unknown ids. */
+  trustedDocuments: TrustedDocuments;
+}
+
+interface PluginEntry {
+  name: string;
+  /** The entry's plugins; none when its feature is switched off. */
+  build(parts: PluginParts): Plugin<TradegraphContext>[];
+}
+
+export const PLUGIN_ORDER: readonly PluginEntry[] = [
+  // First, so that every operation, refused ones included, is logged and counted.
+  { name: 'observability', build: ({ logger, metrics }) => [useOperationObservability({ logger, metrics })] },
+  // With TRACING only; beside the other observer, ahead of every plugin that may refuse the operation.
+  { name: 'tracing', build: ({ config }) => (config.tracing ? [useOperationSpans()] : []) },
+  // Before anything reads the body: a request a browser could forge across sites is refused on its headers.
+  { name: 'csrf-prevention', build: () => [useCsrfPrevention()] },
+  // Before parsing, and before trusted documents: it measures the text the client sent, not a manifest's.
+  { name: 'query-size-limit', build: ({ config }) => [useQuerySizeLimit(config.maxQueryBytes)] },
+  // Before parsing: a documentId becomes its document, and an unknown one is refused.
+  {
+    name: 'trusted-documents',
+    build: ({ config, trustedDocuments }) => [useTrustedDocuments({ documents: trustedDocuments, only: config.trustedDocumentsOnly })],
+  },
+  // Before the limits and execution: a client that cannot take several payloads is refused first.
+  { name: 'incremental-delivery', build: () => useIncrementalDelivery<TradegraphContext & YogaInitialContext>() },
+  // The token count runs in the parser and the cost before execution; after observability, so
+  // that refused operations are seen (and counted) too.
+  { name: 'operation-limits', build: () => operationLimitPlugins() },
+  // One cached validation for the limits, @defer/@stream and what production hides.
+  {
+    name: 'validation-cache',
+    build: ({ config }) => [
+      useValidationCache([
+        ...operationLimitValidation(),
+        ...incrementalDeliveryValidation(),
+        ...(config.production ? productionValidation() : []),
+      ]),
+    ],
+  },
+  // Production only: strips parser internals from the results; its validation is in the cache above.
+  { name: 'production', build: ({ config }) => (config.production ? productionPlugins() : []) },
+  // Gives code-less graphql-js errors a code as execution ends; no other plugin depends on its place.
+  { name: 'error-codes', build: () => [useErrorCodes()] },
+  // Before the cache, so that an answer from the cache counts against the budget too.
+  {
+    name: 'rate-limit',
+    build: ({ config, redis }) => (config.rateLimit ? [useRateLimit({ ...config.rateLimit, redis: redis ?? undefined })] : []),
+  },
+  // Replaces the execute function; the response cache below wraps whichever execute it finds.
+  {
+    name: 'compiled-execution',
+    build: ({ logger }) => [
+      useCompiledExecution<TradegraphContext>({
+        onCompileFailure: (operationName, errors) =>
+          logger.warn({ operationName, errors: errors.map(String) }, 'operation runs uncompiled: graphql-jit cannot compile it'),
+      }),
+    ],
+  },
+  // After compiled execution: the cache runs the execute function with its own rewritten document.
+  {
+    name: 'response-cache',
+    build: ({ config, redis }) =>
+      config.responseCacheTtlMs > 0
+        ? useTradegraphResponseCache({ ttlMs: config.responseCacheTtlMs, redis: redis ?? undefined, includeMetadata: !config.production })
+        : [],
+  },
+];
+
+/** The plugins for Yoga, in PLUGIN_ORDER. */
+export function tradegraphPlugins(parts: PluginParts): Plugin<TradegraphContext>[] {
+  return PLUGIN_ORDER.flatMap((entry) => entry.build(parts));
+}

@@ -1,0 +1,60 @@
+import pino from 'pino';
+import { describe, expect, it } from 'vitest';
+import { loadConfig } from '../../src/config.js';
+import { createMetrics } from '../../src/observability/metrics.js';
+import { PLUGIN_ORDER, type PluginParts } from '../../src/plugins/index.js';
+
+/** Yoga runs each hook in plugin order: these are the reasons written beside each entry. */
+const ORDER = [
+  'observability',
+  'tracing',
+  'csrf-prevention',
+  'query-size-limit',
+  'trusted-documents',
+  'incremental-delivery',
+  'operation-limits',
+  'validation-cache',
+  'production',
+  'error-codes',
+  'rate-limit',
+  'compiled-execution',
+  'response-cache',
+];
+
+function partsWith(env: Record<string, string>): PluginParts {
+  return {
+    config: loadConfig(env),
+    logger: pino({ level: 'silent' }),
+    metrics: createMetrics(),
+    redis: null,
+    trustedDocuments: new Map(),
+  };
+}
+
+/** The entries that give Yoga at least one plugin under this configuration. */
+function activeEntries(parts: PluginParts): string[] {
+  return PLUGIN_ORDER.filter((entry) => entry.build(parts).length > 0).map((entry) => entry.name);
+}
+
+describe('the plugin order', () => {
+  it('is the one pinned here', () => {
+    expect(PLUGIN_ORDER.map((entry) => entry.name)).toEqual(ORDER);
+  });
+
+  it('includes every entry when every feature is on', () => {
+    const parts = partsWith({
+      NODE_ENV: 'production',
+      PARTNER_API_URL: 'http://127.0.0.1:9',
+      OTEL_EXPORTER_OTLP_ENDPOINT: 'http://127.0.0.1:4318',
+      RATE_LIMIT_MAX: '100',
+      RESPONSE_CACHE_TTL_MS: '1000',
+    });
+    expect(activeEntries(parts)).toEqual(ORDER);
+  });
+
+  it('leaves out the switched-off features by default', () => {
+    expect(activeEntries(partsWith({}))).toEqual(
+      ORDER.filter((name) => !['tracing', 'production', 'rate-limit', 'response-cache'].includes(name)),
+    );
+  });
+});
