@@ -1,18 +1,13 @@
 // Everything one GraphQL request carries: the caller's credential, its request id, and its own
 // loaders. Built fresh for every request, so no loaded data can reach another request or user.
-import { hash, randomUUID } from 'node:crypto';
+import { randomUUID } from 'node:crypto';
 import type { ServerResponse } from 'node:http';
 import type { YogaInitialContext } from 'graphql-yoga';
+import { credentialDigest, parseCredentials, type Credentials } from './credentials.js';
 import { UnauthenticatedError } from './errors.js';
 import { createInventoryPageLoader, type InventoryPageLoader } from './inventory/page-loader.js';
 import { createListingFeeLoader, type ListingFeeLoader } from './listing-fee/fee-loader.js';
-import { credentialDomain } from './partner/breaker.js';
 import { LightAbortSignal, type ClientGoneSignal, type OperationDeadline, type PartnerApi } from './partner/index.js';
-
-export interface Credentials {
-  /** The caller's partner access token, from `Authorization: Bearer <token>`; null when absent. */
-  accessToken: string | null;
-}
 
 export interface Loaders {
   inventoryPage: InventoryPageLoader;
@@ -36,42 +31,7 @@ export interface ContextDependencies {
   pageMaxPartnerCalls: number;
 }
 
-// RFC 6750 b64token, bounded so that a huge header is refused rather than forwarded.
-const BEARER = /^Bearer +([A-Za-z0-9\-._~+/]{1,4096}=*) *$/i;
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
-
-export function parseCredentials(authorization: string | null): Credentials {
-  if (authorization === null || authorization.trim() === '') return { accessToken: null };
-  const match = BEARER.exec(authorization);
-  if (!match) {
-    // The header's value is never quoted back: it is a credential.
-    throw new UnauthenticatedError("The Authorization header must have the form 'Bearer <token>'.");
-  }
-  return { accessToken: match[1]! };
-}
-
-// One key per HTTP request, shared by the rate limit and the response cache.
-const credentialKeys = new WeakMap<Request, string | null>();
-
-/**
- * A SHA-256 hash of the request's bearer token, the only form of a credential that leaves this
- * module for shared state (rate-limit counters, response-cache keys); null when the request has no
- * token or a malformed Authorization header (which the context refuses anyway).
- */
-export function credentialKeyOf(request: Request): string | null {
-  let key = credentialKeys.get(request);
-  if (key === undefined) {
-    let token: string | null;
-    try {
-      token = parseCredentials(request.headers.get('authorization')).accessToken;
-    } catch {
-      token = null;
-    }
-    key = token === null ? null : hash('sha256', token, 'hex');
-    credentialKeys.set(request, key);
-  }
-  return key;
-}
 
 // One id per HTTP request, shared by the context, the operation log line and the response header.
 const requestIds = new WeakMap<Request, string>();
@@ -95,7 +55,7 @@ export function createLoaders(
   const { accessToken } = credentials;
   // Hashed at most once per request, and only when the breaker notes a failure.
   let digest: string | undefined;
-  const caller = accessToken === null ? null : () => (digest ??= credentialDomain(accessToken));
+  const caller = accessToken === null ? null : () => (digest ??= credentialDigest(accessToken));
   let listingFee: ListingFeeLoader | undefined;
   return {
     inventoryPage: createInventoryPageLoader((page) => {

@@ -1,11 +1,18 @@
-// The closed set of error codes this API answers with, each raised by exactly one condition.
+// The closed set of error codes this API answers with, each with every condition that raises it.
 // The README's error table lists the same codes; keep the two in step.
 import { GraphQLError } from 'graphql';
 
 export const ErrorCode = {
-  /** An argument or input value is out of range or malformed; nothing was sent upstream. */
+  /**
+   * The client's input, refused before anything was sent upstream: an argument, input field,
+   * cursor, id or entity reference out of range or malformed (BadUserInputError), or a variable
+   * value that does not fit its declared type (graphql-js's refusal, coded in error-codes.ts).
+   */
   BAD_USER_INPUT: 'BAD_USER_INPUT',
-  /** The Authorization header is malformed, or the partner API answered HTTP 401. */
+  /**
+   * Three conditions: the Authorization header is malformed; an inventory was read without a token
+   * (nothing is sent upstream); or the partner API answered HTTP 401.
+   */
   UNAUTHENTICATED: 'UNAUTHENTICATED',
   /** The partner API answered HTTP 403 (the token lacks a permission). */
   FORBIDDEN: 'FORBIDDEN',
@@ -18,20 +25,34 @@ export const ErrorCode = {
   RATE_LIMITED: 'RATE_LIMITED',
   /** The partner API's envelope reported a failure; `upstream` holds its error fields as sent. */
   UPSTREAM_ERROR: 'UPSTREAM_ERROR',
-  /** The partner API answered something that is not a well-formed envelope of the expected shape. */
+  /**
+   * The partner API answered something this service cannot use: a body that is not JSON, too
+   * large, or not a well-formed envelope; an HTTP status it does not document; data of the wrong
+   * shape (fees that do not match the items sent, an asset answered twice); or a value that does
+   * not fit its GraphQL field's type (graphql-js's refusal to serialize it, coded in error-codes.ts).
+   */
   UPSTREAM_BAD_RESPONSE: 'UPSTREAM_BAD_RESPONSE',
   /**
-   * The partner API could not be reached (refused, reset, HTTP 5xx) or its circuit is open; with an
-   * open circuit, `retryAfter` holds the whole seconds until the next probe.
+   * Three conditions: the partner API could not be reached (refused, reset, HTTP 5xx); its circuit
+   * is open, and `retryAfter` holds the whole seconds until the next probe; or the call failed in
+   * the client itself (the calling request closed, or an unexpected failure).
    */
   UPSTREAM_UNAVAILABLE: 'UPSTREAM_UNAVAILABLE',
-  /** The partner API did not answer within UPSTREAM_TIMEOUT_MS, or the operation outlived OPERATION_TIMEOUT_MS. */
+  /** Two conditions: the partner API did not answer within UPSTREAM_TIMEOUT_MS, or the operation outlived OPERATION_TIMEOUT_MS. */
   UPSTREAM_TIMEOUT: 'UPSTREAM_TIMEOUT',
-  /** The service is at capacity (operations in flight, or no partner connection free in time); `retryAfter` in seconds. */
+  /**
+   * The service is at capacity; `retryAfter` in seconds. Two conditions: MAX_OPERATIONS_IN_FLIGHT
+   * operations are being worked on (the request is refused with HTTP 503), or no partner
+   * connection came free within UPSTREAM_CONNECTION_WAIT_MS (the field that needed it fails).
+   */
   OVERLOADED: 'OVERLOADED',
   /** A GET or a form/text POST came without a CSRF header; nothing was executed (HTTP 403). */
   CSRF_HEADER_REQUIRED: 'CSRF_HEADER_REQUIRED',
-  /** The operation or its request body is over a limit (depth, aliases, tokens, cost, size); refused before execution. */
+  /**
+   * The request is over one of the limits that `extensions.limit` names, refused before execution:
+   * the body (bodyBytes, HTTP 413), the query text (queryBytes), or the parsed operation's tokens,
+   * depth, aliases, directives or cost (HTTP 400).
+   */
   OPERATION_LIMIT_EXCEEDED: 'OPERATION_LIMIT_EXCEEDED',
   /** A request named a trusted document (documentId or persistedQuery hash) that the manifest lacks. */
   PERSISTED_QUERY_NOT_FOUND: 'PERSISTED_QUERY_NOT_FOUND',

@@ -17,7 +17,7 @@ import { createMetrics, type TradegraphMetrics } from './observability/metrics.j
 import { partnerCallLog } from './observability/partner-call-log.js';
 import { partnerCallTracing } from './observability/partner-spans.js';
 import { createReadinessCheck } from './observability/readiness.js';
-import { PartnerApi } from './partner/index.js';
+import { PartnerApi, type PartnerApiOptions } from './partner/index.js';
 import { tradegraphPlugins } from './plugins/index.js';
 import { prepareTrustedDocuments, type TrustedDocuments } from './plugins/trusted-documents.js';
 import { connectRedis, type SharedRedis } from './redis.js';
@@ -128,13 +128,10 @@ export function createTradegraph({ config, logger, graphiqlHeaders = {}, schema 
   };
 }
 
-/** The partner clients; metrics, logs and tracing listen to the calls they make. */
-function createPartnerApi(config: ServiceConfig, logger: Logger, metrics: TradegraphMetrics): PartnerApi {
-  const partner = new PartnerApi({
-    baseUrl: config.partnerApiUrl,
-    openApiUrl: config.partnerOpenApiUrl,
+/** The partner clients' settings, every one from the configuration (config.ts holds the defaults). */
+export function partnerClientOptions(config: Config): Omit<PartnerApiOptions, 'baseUrl' | 'openApiUrl' | 'appKey' | 'observers'> {
+  return {
     timeoutMs: config.upstreamTimeoutMs,
-    appKey: config.partnerAppKey,
     maxRetries: config.upstreamMaxRetries,
     circuit: {
       failureRatio: config.upstreamBreakerFailureRatio,
@@ -145,6 +142,16 @@ function createPartnerApi(config: ServiceConfig, logger: Logger, metrics: Tradeg
     },
     connections: config.upstreamConnections,
     connectionWaitMs: config.upstreamConnectionWaitMs,
+  };
+}
+
+/** The partner clients; metrics, logs and tracing listen to the calls they make. */
+function createPartnerApi(config: ServiceConfig, logger: Logger, metrics: TradegraphMetrics): PartnerApi {
+  const partner = new PartnerApi({
+    ...partnerClientOptions(config),
+    baseUrl: config.partnerApiUrl,
+    openApiUrl: config.partnerOpenApiUrl,
+    appKey: config.partnerAppKey,
     // The client emits; metrics, logs and tracing listen (tracing adds traceparent as a call starts;
     // without TRACING it is not listening at all, rather than starting spans of a no-op tracer).
     observers: [metrics.partnerCalls, partnerCallLog(logger), ...(config.tracing ? [partnerCallTracing] : [])],

@@ -1,8 +1,8 @@
 // Caps request bodies at MAX_BODY_BYTES before Yoga reads them: a declared or streamed (chunked)
 // body over the cap is answered HTTP 413 and never buffered past the cap.
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { ErrorCode } from '../errors.js';
-import { sendJson } from './send-json.js';
+import { OperationLimitError } from '../errors.js';
+import { sendError } from './send-json.js';
 
 /**
  * Lets a request through to Yoga when its body cannot pass `maxBytes`, and answers 413 itself (and
@@ -51,8 +51,7 @@ export async function acceptRequestBody(req: IncomingMessage, res: ServerRespons
 }
 
 function refuseTooLarge(res: ServerResponse, maxBytes: number): void {
-  const message = `The request body is larger than ${maxBytes} bytes, the most this service accepts.`;
-  const extensions = { code: ErrorCode.OPERATION_LIMIT_EXCEEDED, limit: 'bodyBytes', maximum: maxBytes };
+  const error = new OperationLimitError('bodyBytes', `The request body is larger than ${maxBytes} bytes, the most this service accepts.`, maxBytes);
   // The rest of the body is not read: the connection closes after this answer.
-  sendJson(res, 413, { errors: [{ message, extensions }] }, { connection: 'close' });
+  sendError(res, 413, error, { connection: 'close' });
 }

@@ -1,8 +1,8 @@
 // Load shedding: past MAX_OPERATIONS_IN_FLIGHT a GraphQL request is answered 503 at once, before
 // its body is read, rather than queued behind the operations being worked on.
 import type { ServerResponse } from 'node:http';
-import { ErrorCode } from '../errors.js';
-import { sendJson } from './send-json.js';
+import { OverloadedError } from '../errors.js';
+import { sendError } from './send-json.js';
 
 export interface LoadShedding {
   /** Admits a request, counting it until its answer ends; or answers it 503 and returns false. */
@@ -26,6 +26,6 @@ export function createLoadShedding(maxInFlight: number): LoadShedding {
 }
 
 function refuseOverloaded(res: ServerResponse, cap: number): void {
-  const message = `The service is working on ${cap} operations, the most it takes at once; retry in 1 s.`;
-  sendJson(res, 503, { errors: [{ message, extensions: { code: ErrorCode.OVERLOADED, retryAfter: 1 } }] }, { 'retry-after': '1' });
+  const error = new OverloadedError(`The service is working on ${cap} operations, the most it takes at once; retry in 1 s.`, 1);
+  sendError(res, 503, error, { 'retry-after': String(error.retryAfter) });
 }

@@ -2,7 +2,6 @@
 // sampling window with a minimum volume (cockatiel's SamplingBreaker), and only when the failures
 // in that window come from several distinct inventories and callers. One caller's broken
 // inventory, or one broken credential, fails alone and never closes the partner to everyone else.
-import { hash } from 'node:crypto';
 import {
   BrokenCircuitError,
   CircuitState,
@@ -33,11 +32,6 @@ export interface CircuitOptions {
   minimumDistinct: number;
   /** How long the circuit stays open before one probe call is let through. */
   halfOpenAfterMs: number;
-}
-
-/** A credential as a fault domain: a short digest, so that the breaker never holds the secret itself. */
-export function credentialDomain(secret: string): string {
-  return hash('sha256', secret, 'base64url').slice(0, 16);
 }
 
 /** SamplingBreaker's decision, gated on the spread of the window's failures over fault domains. */

@@ -25,13 +25,11 @@ export interface PartnerClientOptions {
   baseUrl: string;
   timeoutMs: number;
   /** Retries after the first attempt, for idempotent calls only. */
-  maxRetries?: number;
-  circuit?: Partial<CircuitOptions>;
-  /** Largest response body accepted when a call names no cap of its own. */
-  maxResponseBytes?: number;
+  maxRetries: number;
+  circuit: CircuitOptions;
   /** The facade's connections to this base, and how long a call may wait for one. */
-  connections?: number;
-  connectionWaitMs?: number;
+  connections: number;
+  connectionWaitMs: number;
   observers?: readonly PartnerCallObserver[];
   /** Secrets of the service itself (the merchant app-key), scrubbed from every call's errors. */
   secrets?: readonly string[];
@@ -62,20 +60,12 @@ export interface PartnerCall {
   /** What an outage of this call is attributed to (see breaker.ts). */
   faultDomains?: FaultDomains;
   /** The most bytes this call's answer can honestly need. */
-  maxResponseBytes?: number;
+  maxResponseBytes: number;
   /** Aborts the call when the client that asked for it goes away. */
   signal?: ClientGoneSignal;
   deadline?: OperationDeadline;
   requestId?: string;
 }
-
-const DEFAULT_CIRCUIT: CircuitOptions = {
-  failureRatio: 0.5,
-  windowMs: 10_000,
-  minimumCalls: 20,
-  minimumDistinct: 3,
-  halfOpenAfterMs: 5_000,
-};
 
 export class PartnerClient {
   private readonly pool: Pool;
@@ -84,28 +74,25 @@ export class PartnerClient {
   private readonly circuit: PartnerCircuit;
   private readonly retryPolicy: RetryPolicy;
   private readonly slots: ConnectionSlots;
-  private readonly maxResponseBytes: number;
   private readonly observers: readonly PartnerCallObserver[];
 
   constructor(private readonly options: PartnerClientOptions) {
     const base = new URL(options.baseUrl);
     this.origin = base.origin;
     this.pathPrefix = base.pathname.replace(/\/+$/, '');
-    this.maxResponseBytes = options.maxResponseBytes ?? 4 * 1024 * 1024;
     this.observers = options.observers ?? [];
-    const connections = options.connections ?? 64;
     // One slot per pool connection: a call holding a slot never queues inside the pool.
-    this.slots = new ConnectionSlots(connections, options.connectionWaitMs ?? 1_000);
+    this.slots = new ConnectionSlots(options.connections, options.connectionWaitMs);
     this.pool = new Pool(this.origin, {
-      connections,
+      connections: options.connections,
       keepAliveTimeout: 30_000,
       connect: { timeout: options.timeoutMs },
     });
-    this.circuit = new PartnerCircuit({ ...DEFAULT_CIRCUIT, ...options.circuit });
+    this.circuit = new PartnerCircuit(options.circuit);
     this.retryPolicy = retry(
       handleWhen((error) => error instanceof RetryableFailure),
       {
-        maxAttempts: options.maxRetries ?? 2,
+        maxAttempts: options.maxRetries,
         backoff: new ExponentialBackoff({ initialDelay: 50, maxDelay: 400 }),
       },
     );
@@ -167,7 +154,7 @@ export class PartnerClient {
           headers,
           body,
           signal: abort,
-          maxResponseBytes: call.maxResponseBytes ?? this.maxResponseBytes,
+          maxResponseBytes: call.maxResponseBytes,
         });
       } catch (error) {
         throw errorFromRequestFailure(call.operation, error, abort, this.limits(call));

@@ -40,10 +40,13 @@ function withInputCode(error: GraphQLError): GraphQLError {
 const isUncodedFieldError = (error: GraphQLError) =>
   error.extensions?.code === undefined && error.path !== undefined && error.path.length > 0 && !isUnexpected(error);
 
-/** A resolver's own bug (not a GraphQLError) is Yoga's to mask; only serialization failures are ours. */
+/**
+ * A resolver's own bug is Yoga's to mask: its original error is not a GraphQLError. Told apart by
+ * type alone: a scalar's refusal to serialize (graphql-js's and graphql-scalars') is a GraphQLError
+ * or, compiled by graphql-jit, has no original error at all, whatever its message says.
+ */
 const isUnexpected = (error: GraphQLError) =>
-  error.originalError !== undefined && error.originalError !== null && !(error.originalError instanceof GraphQLError) &&
-  !/cannot represent/i.test(error.message);
+  error.originalError !== undefined && error.originalError !== null && !(error.originalError instanceof GraphQLError);
 
 function withUpstreamCode(error: GraphQLError): GraphQLError {
   if (!isUncodedFieldError(error)) return error;

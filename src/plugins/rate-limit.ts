@@ -4,7 +4,8 @@
 // replica's own.
 import type { Plugin } from 'graphql-yoga';
 import type { RateLimiterAbstract, RateLimiterRes } from 'rate-limiter-flexible';
-import { credentialKeyOf, type TradegraphContext } from '../context.js';
+import type { TradegraphContext } from '../context.js';
+import { credentialKeyOf } from '../credentials.js';
 import { OperationRateLimitedError } from '../errors.js';
 import type { SharedRedis } from '../redis.js';
 

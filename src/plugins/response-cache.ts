@@ -5,7 +5,8 @@ import { hash } from 'node:crypto';
 import { createInMemoryCache, useResponseCache, type Cache } from '@graphql-yoga/plugin-response-cache';
 import stableStringify from 'fast-json-stable-stringify';
 import type { Plugin } from 'graphql-yoga';
-import { credentialKeyOf, type TradegraphContext } from '../context.js';
+import type { TradegraphContext } from '../context.js';
+import { credentialKeyOf } from '../credentials.js';
 import type { SharedRedis } from '../redis.js';
 
 export interface ResponseCacheOptions {

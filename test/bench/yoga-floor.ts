@@ -10,7 +10,7 @@ import { createServer } from 'node:http';
 import { buildSubgraphSchema } from '@apollo/subgraph';
 import { createYoga } from 'graphql-yoga';
 import { useCompiledExecution } from '../../src/plugins/compiled-execution.js';
-import { parseCredentials } from '../../src/context.js';
+import { parseCredentials } from '../../src/credentials.js';
 import { encodeItemCursor, inventoryTag } from '../../src/inventory/cursor.js';
 import { ITEM_INVENTORY, type InventoryRef } from '../../src/inventory/model.js';
 import { InventoryItem } from '../../src/resolvers/InventoryItem.js';

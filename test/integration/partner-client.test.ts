@@ -4,9 +4,11 @@
 import { createServer, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { loadConfig } from '../../src/config.js';
 import { ErrorCode, TradegraphError } from '../../src/errors.js';
 import { PartnerClient } from '../../src/partner/client.js';
 import type { PartnerCallEvent } from '../../src/partner/observer.js';
+import { partnerClientOptions } from '../../src/server.js';
 
 const CAP = 4096;
 const envelope = (data: unknown) => JSON.stringify({ success: true, errorCode: 0, errorMsg: null, data });
@@ -27,9 +29,9 @@ beforeAll(async () => {
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;
   client = new PartnerClient({
+    ...partnerClientOptions(loadConfig({})),
     baseUrl: `http://127.0.0.1:${port}`,
     timeoutMs: 2_000,
-    maxResponseBytes: CAP,
     maxRetries: 0,
     observers: [{ callEnded: (event) => events.push(event) }],
   });

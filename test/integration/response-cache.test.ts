@@ -3,15 +3,8 @@
 // served from it; GET reads carry ETag and Cache-Control and revalidate to 304; and it works with
 // compiled execution, which runs the document the cache rewrites.
 import { print } from 'graphql';
-import { createYoga, type Plugin } from 'graphql-yoga';
-import { createInMemoryCache, useResponseCache, type Cache } from '@graphql-yoga/plugin-response-cache';
 import { describe, expect, it } from 'vitest';
-import { useCompiledExecution } from '../../src/plugins/compiled-execution.js';
-import { createContextFactory, credentialKeyOf } from '../../src/context.js';
-import { PartnerApi } from '../../src/partner/index.js';
-import { buildSchema } from '../../src/schema.js';
-import { DEMO_ACCESS_TOKEN, DEMO_APP_KEY, itemAt, platformIdWithSize } from '../../src/simulator/data.js';
-import { startSimulator } from '../../src/simulator/server.js';
+import { DEMO_ACCESS_TOKEN, itemAt, platformIdWithSize } from '../../src/simulator/data.js';
 import { CalculateListingFeeDocument, InventoryPageDocument, InventoryTotalDocument } from '../generated/graphql.js';
 import { errorCodes, expectNoGraphQLErrors, useTestkit, type Testkit } from '../support/testkit.js';
 
@@ -171,56 +164,23 @@ describe('response cache off (the default)', () => {
 });
 
 describe('response cache with compiled execution', () => {
-  it('runs the rewritten document compiled: the cache collects entities, and a hit is served', async () => {
-    const simulator = await startSimulator();
-    const partner = new PartnerApi({
-      baseUrl: simulator.url,
-      openApiUrl: simulator.url,
-      timeoutMs: 5000,
-      appKey: DEMO_APP_KEY,
-    });
-    // The real in-process store, with a record of what the cache hands it.
-    const store = createInMemoryCache();
-    const stored: { typename: string; id?: string | number }[][] = [];
-    const recording: Cache = {
-      get: (id) => store.get(id),
-      set: (id, result, entities, ttl) => {
-        stored.push([...entities]);
-        return store.set(id, result, stored.at(-1)!, ttl);
-      },
-      invalidate: (entities) => store.invalidate(entities),
+  const kit = useTestkit({ config: { responseCacheTtlMs: TTL_MS } });
+
+  it("runs the document the service's cache rewrites compiled, and serves the hit", async () => {
+    // Neither __typename nor id is selected: only the cache's rewrite selects them, and compiled
+    // execution (listed before the cache) runs the rewritten document.
+    const query = `query ($platformId: String!, $appId: Int!) { inventory(platformId: $platformId, appId: $appId) { totalCount } }`;
+    const send = async () => {
+      const response = await kit().post({ query, variables: { platformId: platformIdWithSize(17), appId: APP_ID } });
+      return (await response.json()) as { data: unknown; extensions: { responseCache: { hit: boolean } } };
     };
-    const compileFailures: unknown[] = [];
-    const yoga = createYoga({
-      schema: buildSchema(),
-      context: createContextFactory({ partner, listingFeeBatchMax: 50, operationTimeoutMs: 10_000, pageMaxPartnerCalls: 4 }),
-      plugins: [
-        useCompiledExecution({ onCompileFailure: (...failure) => compileFailures.push(failure) }),
-        useResponseCache({ session: (request) => credentialKeyOf(request), cache: recording, ttl: TTL_MS, includeExtensionMetadata: true }),
-      ] as Plugin[],
-    });
-    try {
-      // Neither __typename nor id is selected: only the cache's rewrite selects them.
-      const query = `query ($platformId: String!, $appId: Int!) { inventory(platformId: $platformId, appId: $appId) { totalCount } }`;
-      const send = async () => {
-        const response = await yoga.fetch('http://yoga/graphql', {
-          method: 'POST',
-          headers: { 'content-type': 'application/json', authorization: `Bearer ${DEMO_ACCESS_TOKEN}` },
-          body: JSON.stringify({ query, variables: { platformId: platformIdWithSize(17), appId: APP_ID } }),
-        });
-        return (await response.json()) as { data: unknown; extensions: { responseCache: { hit: boolean } } };
-      };
-      const first = await send();
-      const again = await send();
-      expect(first.data).toEqual({ inventory: { totalCount: 17 } });
-      expect(again).toEqual({ data: first.data, extensions: { responseCache: { hit: true } } });
-      expect(stored).toEqual([[{ typename: 'Inventory', id: expect.any(String) }]]);
-      expect(simulator.callsOf('readInventory')).toHaveLength(1);
-      expect(compileFailures).toEqual([]);
-    } finally {
-      await partner.close();
-      await simulator.close();
-    }
+    const first = await send();
+    const again = await send();
+    expect(first.data).toEqual({ inventory: { totalCount: 17 } });
+    expect(first.extensions).toMatchObject({ responseCache: { hit: false, didCache: true } });
+    expect(again).toEqual({ data: first.data, extensions: { responseCache: { hit: true } } });
+    expect(kit().simulator.callsOf('readInventory')).toHaveLength(1);
+    expect(kit().logs.filter((line) => line.includes('operation runs uncompiled'))).toEqual([]);
   });
 });
 
