@@ -127,6 +127,9 @@ describe('a fleet of two replicas sharing one Redis', () => {
   });
 
   it('keeps no secret in Redis: keys and values hold hashes and answers, never a token', async () => {
+    // Its own entries, written whatever ran before: a counted read on A, served from Redis on B.
+    expectNoGraphQLErrors(await read(a, 'fleet-token-secrets', 26));
+    expect((await read(b, 'fleet-token-secrets', 26)).extensions).toMatchObject({ responseCache: { hit: true } });
     const entries = await redis.dump();
     expect(entries.some(({ key }) => key.startsWith('tradegraph:response:'))).toBe(true);
     expect(entries.some(({ key }) => key.startsWith('tradegraph:rate-limit'))).toBe(true);

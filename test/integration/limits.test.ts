@@ -1,16 +1,22 @@
 // Hostile and oversized input over real HTTP: every operation limit refuses before execution with
 // OPERATION_LIMIT_EXCEEDED and zero partner calls; bodies over MAX_BODY_BYTES get 413; malformed
 // requests get 4xx, never 5xx.
+import { readFileSync } from 'node:fs';
 import { request } from 'node:http';
 import { describe, expect, it, vi } from 'vitest';
 import { InventoryWithFeesDocument, TwoInventoriesWithFeesDocument } from '../generated/graphql.js';
 import { errorCodes, expectNoGraphQLErrors, startTestkit, useTestkit } from '../support/testkit.js';
-import { OPERATION_LIMITS } from '../../src/plugins/operation-limits.js';
 import { DEMO_APP_ID, platformIdWithSize } from '../../src/simulator/data.js';
 
 const APP_ID = DEMO_APP_ID;
 const MAX_BODY_BYTES = 64 * 1024;
 const withSize = platformIdWithSize;
+
+/**
+ * The limits as docs/limits-and-resilience.md states them, written out here rather than read from
+ * the code: a limit changed in the code alone fails these tests.
+ */
+const DOCUMENTED = { tokens: 2000, depth: 10, aliases: 30, directives: 50, cost: 1000, queryBytes: 32 * 1024, bodyBytes: 1024 * 1024 };
 
 const kit = useTestkit({ config: { maxBodyBytes: MAX_BODY_BYTES } });
 
@@ -47,7 +53,7 @@ describe('operation limits', () => {
 
   it('refuses one alias more than the limit', async () => {
     const fields = Array.from(
-      { length: OPERATION_LIMITS.aliases + 1 },
+      { length: DOCUMENTED.aliases + 1 },
       (_, index) => `i${index}: inventory(platformId: "${withSize(5)}", appId: ${APP_ID}) { totalCount }`,
     );
     expectRefused(await postQuery(`{ ${fields.join(' ')} }`), 'aliases');
@@ -56,13 +62,13 @@ describe('operation limits', () => {
   it('refuses an operation deeper than the limit', async () => {
     // The schema has no cycles; the introspection types do.
     let selection = 'name';
-    for (let level = 0; level < OPERATION_LIMITS.depth; level++) selection = `ofType { ${selection} }`;
+    for (let level = 0; level < DOCUMENTED.depth; level++) selection = `ofType { ${selection} }`;
     expectRefused(await postQuery(`{ __type(name: "Inventory") { fields { type { ${selection} } } } }`), 'depth');
   });
 
   it('refuses the same too-deep document on every request, not only the first (validation is cached per document)', async () => {
     let selection = 'name';
-    for (let level = 0; level < OPERATION_LIMITS.depth; level++) selection = `ofType { ${selection} }`;
+    for (let level = 0; level < DOCUMENTED.depth; level++) selection = `ofType { ${selection} }`;
     const text = `{ __type(name: "Inventory") { fields { type { ${selection} } } } }`;
     for (let attempt = 0; attempt < 3; attempt++) expectRefused(await postQuery(text), 'depth');
     // A document that passes stays answered on its later requests too.
@@ -73,13 +79,13 @@ describe('operation limits', () => {
   });
 
   it('refuses an operation with more tokens than the limit', async () => {
-    const typenames = Array.from({ length: OPERATION_LIMITS.tokens }, () => '__typename').join(' ');
+    const typenames = Array.from({ length: DOCUMENTED.tokens }, () => '__typename').join(' ');
     expectRefused(await postQuery(`{ ${typenames} }`), 'tokens');
   });
 
   it('refuses an operation with more directives than the limit', async () => {
     // One directive per field: graphql forbids repeating @include at one location.
-    const fields = Array.from({ length: OPERATION_LIMITS.directives + 1 }, () => '__typename @include(if: true)');
+    const fields = Array.from({ length: DOCUMENTED.directives + 1 }, () => '__typename @include(if: true)');
     expectRefused(await postQuery(`{ ${fields.join(' ')} }`), 'directives');
   });
 
@@ -138,6 +144,105 @@ describe('operation limits', () => {
     });
     expectNoGraphQLErrors(result);
     expect(result.data.a!.items.nodes).toHaveLength(100);
+  });
+});
+
+describe('each documented limit: an operation exactly at it is accepted, one past it refused', () => {
+  it('states the same limits as docs/limits-and-resilience.md', () => {
+    const doc = readFileSync(new URL('../../docs/limits-and-resilience.md', import.meta.url), 'utf8');
+    const row = (name: string) => new RegExp(`^\\| ${name} \\| ([^|]+) \\|`, 'm').exec(doc)?.[1]?.trim();
+    expect({
+      tokens: row('Tokens'),
+      depth: row('Depth'),
+      aliases: row('Aliases'),
+      directives: row('Directives'),
+      cost: row('Cost'),
+      queryBytes: row('Query text'),
+      bodyBytes: row('Body size'),
+    }).toEqual({
+      tokens: String(DOCUMENTED.tokens),
+      depth: String(DOCUMENTED.depth),
+      aliases: String(DOCUMENTED.aliases),
+      directives: String(DOCUMENTED.directives),
+      cost: `${DOCUMENTED.cost} units`,
+      queryBytes: '`MAX_QUERY_BYTES` (32 KiB)',
+      bodyBytes: '`MAX_BODY_BYTES` (1 MiB)',
+    });
+  });
+
+  async function expectAccepted(query: string) {
+    const result = await postQuery(query);
+    expect(result.body.errors).toBeUndefined();
+    expect(result.status).toBe(200);
+  }
+
+  it('tokens', async () => {
+    // Six tokens a fragment, and the operation's two braces.
+    const fragments = (count: number) => Array.from({ length: count }, () => '... on Query { __typename }').join(' ');
+    const atLimit = `{ ${fragments((DOCUMENTED.tokens - 2) / 6)} }`;
+    await expectAccepted(atLimit);
+    expectRefused(await postQuery(atLimit.replace('{', '{ __typename')), 'tokens');
+  });
+
+  it('depth', async () => {
+    // A chain of exactly `fields` nested fields: __type, fields, type, then ofType down to name.
+    const chain = (fields: number) => {
+      let selection = 'name';
+      for (let level = 0; level < fields - 4; level++) selection = `ofType { ${selection} }`;
+      return `{ __type(name: "Inventory") { fields { type { ${selection} } } } }`;
+    };
+    await expectAccepted(chain(DOCUMENTED.depth));
+    expectRefused(await postQuery(chain(DOCUMENTED.depth + 1)), 'depth');
+  });
+
+  it('aliases', async () => {
+    const aliased = (count: number) => `{ ${Array.from({ length: count }, (_, index) => `t${index}: __type(name: "Inventory") { name }`).join(' ')} }`;
+    await expectAccepted(aliased(DOCUMENTED.aliases));
+    expectRefused(await postQuery(aliased(DOCUMENTED.aliases + 1)), 'aliases');
+  });
+
+  it('directives', async () => {
+    const directed = (count: number) => `{ ${Array.from({ length: count }, () => '__typename @include(if: true)').join(' ')} }`;
+    await expectAccepted(directed(DOCUMENTED.directives));
+    expectRefused(await postQuery(directed(DOCUMENTED.directives + 1)), 'directives');
+  });
+
+  it('cost', async () => {
+    // 10 inventories × (1 call + 99 items) = 1000 units; a totalCount more is 1001.
+    const page = (index: number) => `i${index}: inventory(platformId: "${withSize(100)}", appId: ${APP_ID}) { items(first: 99) { nodes { assetId } } }`;
+    const pages = Array.from({ length: DOCUMENTED.cost / 100 }, (_, index) => page(index)).join(' ');
+    await expectAccepted(`{ ${pages} }`);
+    kit().simulator.reset();
+    expectRefused(await postQuery(`{ ${pages} total: inventory(platformId: "${withSize(100)}", appId: ${APP_ID}) { totalCount } }`), 'cost');
+  });
+
+  it('query text', async () => {
+    const padded = (bytes: number) => `{ __typename${' '.repeat(bytes - '{ __typename}'.length)}}`;
+    await expectAccepted(padded(DOCUMENTED.queryBytes));
+    expectRefused(await postQuery(padded(DOCUMENTED.queryBytes + 1)), 'queryBytes');
+  });
+
+  describe('with the default MAX_BODY_BYTES', () => {
+    const kit = useTestkit();
+
+    /** A JSON body of exactly `bytes` bytes: a small operation, then whitespace, which JSON allows. */
+    const send = (bytes: number) => {
+      const operation = JSON.stringify({ query: '{ __typename }' });
+      return fetch(kit().graphqlUrl, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: operation + ' '.repeat(bytes - operation.length),
+      });
+    };
+
+    it('body size', async () => {
+      const atLimit = await send(DOCUMENTED.bodyBytes);
+      expect(atLimit.status).toBe(200);
+      expect(await atLimit.json()).toEqual({ data: { __typename: 'Query' } });
+      const past = await send(DOCUMENTED.bodyBytes + 1);
+      expect(past.status).toBe(413);
+      expect(await past.json()).toMatchObject({ errors: [{ extensions: { limit: 'bodyBytes', maximum: DOCUMENTED.bodyBytes } }] });
+    });
   });
 });
 
