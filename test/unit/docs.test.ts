@@ -1,6 +1,6 @@
 // The documentation stays a reference that holds: README.md within 12 KB, every relative link in it
 // and in docs/ resolving (anchors included), every `npm run` script the docs name existing, and the
-// README's layout section listing exactly the folders under src/.
+// README's layout section listing exactly the folders under src/ and naming every file at its root.
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -51,6 +51,15 @@ describe('README.md', () => {
       .map((entry) => `src/${entry.name}/`);
     expect(entries.filter((entry) => entry.endsWith('/')).sort()).toEqual(folders.sort());
     expect(entries.filter((entry) => !existsSync(join(ROOT, entry)))).toEqual([]);
+  });
+
+  it('names every file at the root of src/ in its layout section', () => {
+    const layout = /## Layout[\s\S]*?```\n([\s\S]*?)```/.exec(read(README))?.[1] ?? '';
+    const named = new Set([...layout.matchAll(/(?<![\w/.-])(src\/[\w.-]+\.ts)\b/g)].map((match) => match[1]!));
+    const files = readdirSync(join(ROOT, 'src'), { withFileTypes: true })
+      .filter((entry) => entry.isFile())
+      .map((entry) => `src/${entry.name}`);
+    expect(files.filter((file) => !named.has(file))).toEqual([]);
   });
 });
 
