@@ -329,6 +329,12 @@ export type ListingFee = {
 
 /** One item and the price it would be listed at. */
 export type ListingFeeItemInput = {
+  /**
+   * The item's `assetId`, as `InventoryItem.assetId` gave it (digits). When given, this item's fee is
+   * matched to it by the asset id the partner's answer names, whatever order the partner answers in;
+   * without it, the fee is matched by its position in the partner's answer, the only evidence then.
+   */
+  assetId?: InputMaybe<Scalars['String']['input']>;
   /** The sale price, a positive integer in the partner API's price unit. */
   price: Scalars['Int']['input'];
   /** The item's `styleToken`, from `InventoryItem.styleToken`. */

@@ -40,20 +40,35 @@ export function createListingFeeLoader(fetchFees: FetchListingFees, batchMax: nu
 }
 
 /**
- * What tells an entry's result apart from the others of its call: the asset (its token), else its
- * style, else nothing. Entries that share it would get results the answer cannot tell apart (the
- * same item at two prices), so each goes to a call of its own.
+ * What tells an entry's result apart from the others of its call. An entry that names its asset is
+ * matched by the asset id of the answer, so it shares a call only with other such entries, each of
+ * another asset: an entry without one could get an answer naming that asset and take its place.
+ * The others are matched by position, told apart by their token, else their style, else nothing.
+ * Entries that share an identity would get results the answer cannot tell apart (the same item at
+ * two prices), so each goes to a call of its own.
  */
 const identityOf = (key: ListingFeeKey) =>
-  key.token !== null ? `token ${key.token}` : key.styleToken !== null ? `style ${key.styleToken}` : 'untokened';
+  key.assetId
+    ? `asset ${key.assetId}`
+    : key.token !== null
+      ? `token ${key.token}`
+      : key.styleToken !== null
+        ? `style ${key.styleToken}`
+        : 'untokened';
 
-/** Key indexes grouped into calls: at most `batchMax` each, no identity twice in one call. */
+/**
+ * Key indexes grouped into calls: at most `batchMax` each, no identity twice in one call, and
+ * entries matched by asset id never with entries matched by position.
+ */
 export function splitIntoCalls(keys: readonly ListingFeeKey[], batchMax: number): number[][] {
-  const calls: { indexes: number[]; identities: Set<string> }[] = [];
+  const calls: { byAsset: boolean; indexes: number[]; identities: Set<string> }[] = [];
   keys.forEach((key, index) => {
     const identity = identityOf(key);
-    let call = calls.find((each) => each.indexes.length < batchMax && !each.identities.has(identity));
-    if (!call) calls.push((call = { indexes: [], identities: new Set() }));
+    const byAsset = Boolean(key.assetId);
+    let call = calls.find(
+      (each) => each.byAsset === byAsset && each.indexes.length < batchMax && !each.identities.has(identity),
+    );
+    if (!call) calls.push((call = { byAsset, indexes: [], identities: new Set() }));
     call.indexes.push(index);
     call.identities.add(identity);
   });
@@ -62,8 +77,9 @@ export function splitIntoCalls(keys: readonly ListingFeeKey[], batchMax: number)
 
 /**
  * Each entry's result: by `assetId` wherever the result carries one that an entry names, whatever
- * the order of the answer; the rest by position among the results left. A result that names
- * another asset than its entry's, or a count that differs, is UPSTREAM_BAD_RESPONSE.
+ * the order of the answer; the rest by position among the results left (partner-api.md 2.6 does
+ * not say how results match requests: an asset id is the only evidence beside position). A result
+ * that names another asset than its entry's, or a count that differs, is UPSTREAM_BAD_RESPONSE.
  */
 export function matchResults(
   entries: readonly ListingFeeKey[],

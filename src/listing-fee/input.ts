@@ -8,6 +8,10 @@ export const MAX_LISTING_FEE_ITEMS = 100;
 /** Longest token or styleToken accepted; the partner's tokens are far shorter. */
 export const MAX_TOKEN_LENGTH = 1024;
 
+/** Longest asset id accepted: the partner's are digit strings past 2^53, far shorter than this. */
+export const MAX_ASSET_ID_DIGITS = 64;
+const ASSET_ID = new RegExp(`^\\d{1,${MAX_ASSET_ID_DIGITS}}$`);
+
 export function checkPrice(price: number, what: string): void {
   if (!Number.isSafeInteger(price) || price <= 0) {
     throw new BadUserInputError(`${what} must be a positive integer; got ${price}.`, 'price');
@@ -33,6 +37,13 @@ export function parseListingFeeInput(input: CalculateListingFeeInput): ListingFe
         );
       }
     }
-    return { price: item.price, token: item.token ?? null, styleToken: item.styleToken ?? null };
+    const { assetId } = item;
+    if (typeof assetId === 'string' && !ASSET_ID.test(assetId)) {
+      throw new BadUserInputError(
+        `'input.items[${index}].assetId' must be an asset id as InventoryItem.assetId gives it: 1 to ${MAX_ASSET_ID_DIGITS} digits.`,
+        'input.items',
+      );
+    }
+    return { price: item.price, token: item.token ?? null, styleToken: item.styleToken ?? null, assetId: assetId ?? null };
   });
 }

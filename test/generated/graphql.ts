@@ -12,6 +12,12 @@ export type CalculateListingFeeInput = {
 
 /** One item and the price it would be listed at. */
 export type ListingFeeItemInput = {
+  /**
+   * The item's `assetId`, as `InventoryItem.assetId` gave it (digits). When given, this item's fee is
+   * matched to it by the asset id the partner's answer names, whatever order the partner answers in;
+   * without it, the fee is matched by its position in the partner's answer, the only evidence then.
+   */
+  assetId?: string | null | undefined;
   /** The sale price, a positive integer in the partner API's price unit. */
   price: number;
   /** The item's `styleToken`, from `InventoryItem.styleToken`. */

@@ -1,5 +1,6 @@
 // Listing fees over real HTTP: order, batching across fields and inventories, the merchant key,
 // and the ways the partner's answer can fail to match the request.
+import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import {
   CalculateListingFeeDocument,
@@ -14,6 +15,9 @@ const withSize = platformIdWithSize;
 const token = (assetId: string) => `tok_${APP_ID}_${assetId}`;
 
 const kit = useTestkit();
+
+const readFixture = <T>(name: string): T =>
+  JSON.parse(readFileSync(new URL(`../fixtures/partner/${name}`, import.meta.url), 'utf8')) as T;
 
 const feeCalls = () => kit().simulator.callsOf('calculateListingFee');
 
@@ -157,6 +161,49 @@ describe('answers that cannot be matched', () => {
     expectNoGraphQLErrors(result);
     const nodes = result.data.inventory!.items.nodes;
     expect(nodes.map((node) => node.listingFee!.assetId)).toEqual([0, 1, 2].map((n) => assetIdAt(withSize(3), APP_ID, n)));
+  });
+
+  it('answers the mutation in input order, by each item’s assetId, when the answer comes reversed', async () => {
+    kit().simulator.injectFault({ kind: 'reversed-results', operation: 'calculateListingFee' });
+    const assets = ['31', '32', '33'];
+    const items = assets.map((assetId, n) => ({ price: 1000 * (n + 1), token: token(assetId), assetId }));
+    const result = await kit().execute(CalculateListingFeeDocument, { input: { items } });
+    expectNoGraphQLErrors(result);
+    expect(result.data.calculateListingFee.fees).toEqual(items.map(({ price, token }) => listingFeeFor({ price, token })));
+    expect(feeCalls()).toHaveLength(1);
+  });
+
+  it('matches by the asset id of an answer shaped as partner-api.md 2.6 shows it, whatever its order', async () => {
+    // The golden answer and request (test/fixtures/partner/), written from the document, not from
+    // the simulator: the partner answers the request's two items in reversed order.
+    const answer = readFixture<{ data: Array<{ assetId: string; fee: number }> }>('listing-fee.json').data;
+    const request = readFixture<{ dataList: Array<{ price: number; token: string; styleToken: string }> }>('listing-fee-request.json');
+    kit().simulator.injectFault({ kind: 'bad-shape', operation: 'calculateListingFee', data: [...answer].reverse() });
+    const items = request.dataList.map((item, n) => ({ ...item, assetId: answer[n]!.assetId }));
+    const result = await kit().execute(CalculateListingFeeDocument, { input: { items } });
+    expectNoGraphQLErrors(result);
+    expect(result.data.calculateListingFee.fees).toEqual(answer);
+    expect(feeCalls()).toHaveLength(1);
+  });
+
+  it('sends one asset at two prices in two calls, so that the asset id tells its fees apart', async () => {
+    kit().simulator.injectFault({ kind: 'reversed-results', operation: 'calculateListingFee' });
+    const items = [
+      { price: 1000, token: token('41'), assetId: '41' },
+      { price: 3000, token: token('41'), assetId: '41' },
+      { price: 5000, token: token('42'), assetId: '42' },
+    ];
+    const result = await kit().execute(CalculateListingFeeDocument, { input: { items } });
+    expectNoGraphQLErrors(result);
+    expect(result.data.calculateListingFee.fees).toEqual(items.map(({ price, token }) => listingFeeFor({ price, token })));
+    expect(feeCalls().map((call) => call.batchSize).sort()).toEqual([1, 2]);
+  });
+
+  it.each(['', 'abc', '12a', '1'.repeat(65)])("refuses assetId '%s' as BAD_USER_INPUT with no upstream call", async (assetId) => {
+    const result = await kit().execute(CalculateListingFeeDocument, { input: { items: [{ price: 150, assetId }] } });
+    expect(errorCodes(result)).toEqual(['BAD_USER_INPUT']);
+    expect(result.errors![0]!.message).toContain("'input.items[0].assetId'");
+    expect(feeCalls()).toHaveLength(0);
   });
 
   it('fails a fee field whose result names an asset it did not ask for', async () => {
