@@ -52,6 +52,7 @@ const EnvSchema = z.object({
   UPSTREAM_BREAKER_HALF_OPEN_MS: z.preprocess(emptyAsUnset, integer(10, 600_000).default(5000)),
   UPSTREAM_CONNECTIONS: z.preprocess(emptyAsUnset, integer(1, 4096).default(64)),
   UPSTREAM_CONNECTION_WAIT_MS: z.preprocess(emptyAsUnset, integer(0, 60_000).default(1000)),
+  UPSTREAM_CONNECTIONS_PER_DOMAIN: z.preprocess(emptyAsUnset, integer(1, 4096).optional()),
   MAX_OPERATIONS_IN_FLIGHT: z.preprocess(emptyAsUnset, integer(1, 1_000_000).default(1024)),
   OPERATION_TIMEOUT_MS: z.preprocess(emptyAsUnset, integer(100, 600_000).default(15_000)),
   PAGE_MAX_PARTNER_CALLS: z.preprocess(emptyAsUnset, integer(1, 100).default(4)),
@@ -125,6 +126,8 @@ export interface Config {
   /** The facade's connections per upstream base, and how long a call may wait for one. */
   upstreamConnections: number;
   upstreamConnectionWaitMs: number;
+  /** The most connections one inventory or one caller may hold; null: a quarter of upstreamConnections. */
+  upstreamConnectionsPerDomain: number | null;
   /** GraphQL requests worked on at once; more are refused with HTTP 503 and Retry-After. */
   maxOperationsInFlight: number;
   /** The whole operation's deadline; partner calls still running then fail UPSTREAM_TIMEOUT. */
@@ -182,6 +185,7 @@ export function loadConfig(env: NodeJS.ProcessEnv): Config {
     upstreamBreakerHalfOpenMs: values.UPSTREAM_BREAKER_HALF_OPEN_MS,
     upstreamConnections: values.UPSTREAM_CONNECTIONS,
     upstreamConnectionWaitMs: values.UPSTREAM_CONNECTION_WAIT_MS,
+    upstreamConnectionsPerDomain: values.UPSTREAM_CONNECTIONS_PER_DOMAIN ?? null,
     maxOperationsInFlight: values.MAX_OPERATIONS_IN_FLIGHT,
     operationTimeoutMs: values.OPERATION_TIMEOUT_MS,
     pageMaxPartnerCalls: values.PAGE_MAX_PARTNER_CALLS,

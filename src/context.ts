@@ -53,14 +53,14 @@ export function createLoaders(
   call: { signal?: ClientGoneSignal; deadline?: OperationDeadline; requestId: string },
 ): Loaders {
   const { accessToken } = credentials;
-  // Hashed at most once per request, and only when the breaker notes a failure.
+  // Hashed at most once per request, and only when a partner call is made.
   let digest: string | undefined;
-  const caller = accessToken === null ? null : () => (digest ??= credentialDigest(accessToken));
+  const credential = accessToken === null ? null : () => (digest ??= credentialDigest(accessToken));
   let listingFee: ListingFeeLoader | undefined;
   return {
     inventoryPage: createInventoryPageLoader((page) => {
       // Without a token the partner can only refuse: say what to send, and send nothing.
-      if (accessToken === null || caller === null) throw new UnauthenticatedError(MISSING_TOKEN);
+      if (accessToken === null || credential === null) throw new UnauthenticatedError(MISSING_TOKEN);
       // Written out rather than spread: one object shape for every call, built on every page.
       return partner.readInventoryPage({
         platformId: page.platformId,
@@ -68,7 +68,7 @@ export function createLoaders(
         startAssetId: page.startAssetId,
         count: page.count,
         accessToken,
-        caller,
+        credential: credential(),
         signal: call.signal,
         deadline: call.deadline,
         requestId: call.requestId,
@@ -80,8 +80,7 @@ export function createLoaders(
         (items) =>
           partner.calculateListingFees({
             items,
-            // The fee call carries the merchant key only: the caller is told apart by its own token.
-            faultDomains: { caller: caller ?? `request ${call.requestId}` },
+            credential: credential === null ? null : credential(),
             ...call,
           }),
         listingFeeBatchMax,

@@ -142,6 +142,7 @@ export function partnerClientOptions(config: Config): Omit<PartnerApiOptions, 'b
     },
     connections: config.upstreamConnections,
     connectionWaitMs: config.upstreamConnectionWaitMs,
+    connectionsPerDomain: config.upstreamConnectionsPerDomain,
   };
 }
 

@@ -1,7 +1,8 @@
 // The circuit breaker of one upstream base, built to isolate: it opens on a failure ratio over a
 // sampling window with a minimum volume (cockatiel's SamplingBreaker), and only when the failures
 // in that window come from several distinct inventories and callers. One caller's broken
-// inventory, or one broken credential, fails alone and never closes the partner to everyone else.
+// inventory, or one broken credential, fails alone and never closes the partner to everyone else;
+// and only a credential the partner has accepted counts as a caller of its own (partner/index.ts).
 import {
   BrokenCircuitError,
   CircuitState,

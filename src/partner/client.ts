@@ -30,6 +30,8 @@ export interface PartnerClientOptions {
   /** The facade's connections to this base, and how long a call may wait for one. */
   connections: number;
   connectionWaitMs: number;
+  /** The most connections one fault domain (an inventory, a caller) may hold; null: a quarter. */
+  connectionsPerDomain: number | null;
   observers?: readonly PartnerCallObserver[];
   /** Secrets of the service itself (the merchant app-key), scrubbed from every call's errors. */
   secrets?: readonly string[];
@@ -59,6 +61,11 @@ export interface PartnerCall {
   secrets?: readonly string[];
   /** What an outage of this call is attributed to (see breaker.ts). */
   faultDomains?: FaultDomains;
+  /**
+   * What this call's connection counts against, e.g. `['inventory 730/7656…', 'caller …']`: each
+   * may hold at most `connectionsPerDomain` of the connections (connection-slots.ts).
+   */
+  connectionDomains?: readonly string[];
   /** The most bytes this call's answer can honestly need. */
   maxResponseBytes: number;
   /** Aborts the call when the client that asked for it goes away. */
@@ -82,7 +89,11 @@ export class PartnerClient {
     this.pathPrefix = base.pathname.replace(/\/+$/, '');
     this.observers = options.observers ?? [];
     // One slot per pool connection: a call holding a slot never queues inside the pool.
-    this.slots = new ConnectionSlots(options.connections, options.connectionWaitMs);
+    this.slots = new ConnectionSlots(
+      options.connections,
+      options.connectionWaitMs,
+      options.connectionsPerDomain ?? Math.max(1, Math.floor(options.connections / 4)),
+    );
     this.pool = new Pool(this.origin, {
       connections: options.connections,
       keepAliveTimeout: 30_000,
@@ -164,8 +175,10 @@ export class PartnerClient {
       return parseBody(call.operation, response.text, () => [...(call.secrets ?? []), ...(this.options.secrets ?? [])]);
     };
     try {
-      // Waiting for a connection is the facade's own saturation: outside the breaker, never counted.
-      release = await this.slots.acquire(abort);
+      // Waiting for a connection is the facade's own saturation: outside the breaker, never counted,
+      // and out of time there it is OVERLOADED; the timeout counts the time at the partner only.
+      release = await this.slots.acquire(abort, call.connectionDomains, call.deadline?.at);
+      abort.atPartner();
       const stillRefusedFor = this.circuit.refusal();
       if (stillRefusedFor !== undefined) throw circuitOpen(call.operation, stillRefusedFor);
       const data = await this.circuit.execute(call.faultDomains ?? {}, () =>

@@ -2,10 +2,13 @@
 // when none frees up in time the call is refused at once as the facade's saturation (OVERLOADED),
 // never left to queue inside the pool until it times out as if the partner had failed. cockatiel's
 // bulkhead bounds its queue's length but not the time spent in it, which is what matters here.
+// Each call names its fault domains (its inventory, its caller), and one domain holds at most a
+// share of the connections: one inventory's hung calls cannot take every connection from the rest.
 import { OverloadedError } from '../errors.js';
 import type { LightAbortSignal } from './abort-signal.js';
 
 interface Waiter {
+  domains: readonly string[];
   grant: (release: () => void) => void;
   refuse: (error: Error) => void;
   done: boolean;
@@ -14,22 +17,31 @@ interface Waiter {
 export class ConnectionSlots {
   private free: number;
   private readonly waiters: Waiter[] = [];
+  /** Slots held, per domain that holds any. */
+  private readonly held = new Map<string, number>();
 
+  /**
+   * `size` connections; a call waits at most `waitMs` for one; one domain holds at most
+   * `perDomain` (all of them by default).
+   */
   constructor(
     readonly size: number,
     private readonly waitMs: number,
+    readonly perDomain: number = size,
   ) {
     this.free = size;
   }
 
-  /** A slot's release function, or OverloadedError after `waitMs`; aborts with `signal`. */
-  acquire(signal?: LightAbortSignal): Promise<() => void> {
-    if (this.free > 0) {
-      this.free -= 1;
-      return Promise.resolve(this.releaser());
-    }
+  /**
+   * A slot's release function, or OverloadedError once `waitMs` (or the time left before
+   * `deadlineAt`, on performance.now()'s clock) has passed without one; aborts with `signal`.
+   */
+  acquire(signal?: LightAbortSignal, domains: readonly string[] = [], deadlineAt?: number): Promise<() => void> {
+    if (this.waiters.length === 0 && this.mayTake(domains)) return Promise.resolve(this.take(domains));
+    const waitMs = Math.max(0, Math.min(this.waitMs, deadlineAt === undefined ? Infinity : deadlineAt - performance.now()));
     return new Promise((resolve, reject) => {
       const waiter: Waiter = {
+        domains,
         done: false,
         grant: (release) => {
           settle();
@@ -45,11 +57,12 @@ export class ConnectionSlots {
         () =>
           waiter.refuse(
             new OverloadedError(
-              `All ${this.size} connections to the partner API stayed busy for ${this.waitMs} ms; retry shortly.`,
+              `No connection to the partner API came free for this call within ${Math.round(waitMs)} ms ` +
+                `(${this.size} in all, at most ${this.perDomain} for one inventory or caller); retry shortly.`,
               1,
             ),
           ),
-        this.waitMs,
+        waitMs,
       );
       const settle = () => {
         waiter.done = true;
@@ -59,19 +72,43 @@ export class ConnectionSlots {
       if (signal?.aborted) return onAbort();
       signal?.addEventListener('abort', onAbort);
       this.waiters.push(waiter);
+      // Earlier waiters may all be held back by their domains' shares while this one is not.
+      this.grantWaiters();
     });
   }
 
-  private releaser(): () => void {
+  private mayTake(domains: readonly string[]): boolean {
+    if (this.free === 0) return false;
+    for (const domain of domains) if ((this.held.get(domain) ?? 0) >= this.perDomain) return false;
+    return true;
+  }
+
+  private take(domains: readonly string[]): () => void {
+    this.free -= 1;
+    for (const domain of domains) this.held.set(domain, (this.held.get(domain) ?? 0) + 1);
     let released = false;
     return () => {
       if (released) return;
       released = true;
-      // Handed straight to the oldest caller still waiting; refused waiters are skipped.
-      let next = this.waiters.shift();
-      while (next?.done) next = this.waiters.shift();
-      if (next) next.grant(this.releaser());
-      else this.free += 1;
+      this.free += 1;
+      for (const domain of domains) {
+        const count = this.held.get(domain)! - 1;
+        if (count === 0) this.held.delete(domain);
+        else this.held.set(domain, count);
+      }
+      this.grantWaiters();
     };
+  }
+
+  /** Hands free slots to the oldest waiters whose domains are under their share; drops settled ones. */
+  private grantWaiters(): void {
+    let kept = 0;
+    for (let index = 0; index < this.waiters.length; index++) {
+      const waiter = this.waiters[index]!;
+      if (waiter.done) continue;
+      if (this.free > 0 && this.mayTake(waiter.domains)) waiter.grant(this.take(waiter.domains));
+      else this.waiters[kept++] = waiter;
+    }
+    this.waiters.length = kept;
   }
 }

@@ -1,5 +1,7 @@
 // The partner API as the rest of the facade sees it: its two operations over one client per
-// upstream base (the partner base for inventories, the open-API base for listing fees).
+// upstream base (the partner base for inventories, the open-API base for listing fees), and what
+// the partner's answers prove about the callers (accepted-credentials.ts).
+import { AcceptedCredentials, type CredentialDigest } from './accepted-credentials.js';
 import { PartnerClient, type PartnerClientOptions } from './client.js';
 import { readInventoryPage, type ReadInventoryParams } from './inventory.js';
 import { calculateListingFees, type CalculateListingFeesParams } from './listing-fee.js';
@@ -13,7 +15,17 @@ export interface PartnerApiOptions extends Omit<PartnerClientOptions, 'baseUrl' 
   appKey: string | null;
 }
 
+/** Every caller the partner has not accepted, as one fault domain: a made-up token proves nothing. */
+export const UNPROVEN_CALLER = 'unproven';
+
+/** Who a call is made for: the digest of the caller's credential, or null for a request without one. */
+export interface CallerParams {
+  credential: CredentialDigest | null;
+}
+
 export class PartnerApi {
+  /** Credentials the partner answered an inventory read for; read by the rate limit too. */
+  readonly accepted = new AcceptedCredentials();
   private readonly partnerClient: PartnerClient;
   private readonly openApiClient: PartnerClient;
   private readonly appKey: string | null;
@@ -26,12 +38,43 @@ export class PartnerApi {
     this.appKey = appKey;
   }
 
-  readInventoryPage(params: ReadInventoryParams): Promise<TradeInventoryResponseDTO> {
-    return readInventoryPage(this.partnerClient, params);
+  /** Reads a page with the caller's token; a page answered is the partner's acceptance of that token. */
+  async readInventoryPage(
+    params: Omit<ReadInventoryParams, 'caller' | 'connectionCaller'> & { credential: CredentialDigest },
+  ): Promise<TradeInventoryResponseDTO> {
+    const { credential } = params;
+    const page = await readInventoryPage(this.partnerClient, {
+      platformId: params.platformId,
+      appId: params.appId,
+      startAssetId: params.startAssetId,
+      count: params.count,
+      accessToken: params.accessToken,
+      caller: () => this.callerDomain(credential),
+      connectionCaller: credential,
+      signal: params.signal,
+      deadline: params.deadline,
+      requestId: params.requestId,
+    });
+    this.accepted.accept(credential);
+    return page;
   }
 
-  calculateListingFees(params: Omit<CalculateListingFeesParams, 'appKey'>): Promise<ListingFeeResultDTO[]> {
-    return calculateListingFees(this.openApiClient, { ...params, appKey: this.appKey });
+  /** Fees are asked with the merchant key: the caller is told apart by its own token, once proven. */
+  calculateListingFees(
+    params: Omit<CalculateListingFeesParams, 'appKey' | 'faultDomains' | 'connectionDomains'> & CallerParams,
+  ): Promise<ListingFeeResultDTO[]> {
+    const { credential, ...rest } = params;
+    return calculateListingFees(this.openApiClient, {
+      ...rest,
+      appKey: this.appKey,
+      faultDomains: { caller: () => this.callerDomain(credential) },
+      connectionDomains: [`caller ${credential ?? UNPROVEN_CALLER}`],
+    });
+  }
+
+  /** A caller as the breaker counts it: its credential once the partner has accepted it. */
+  private callerDomain(credential: CredentialDigest | null): string {
+    return credential !== null && this.accepted.has(credential) ? credential : UNPROVEN_CALLER;
   }
 
   /** Probes each distinct upstream base (see PartnerClient.probe); for GET /readiness. */

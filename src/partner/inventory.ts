@@ -15,8 +15,13 @@ export interface ReadInventoryParams {
   startAssetId: string | null;
   count: number;
   accessToken: string | null;
-  /** The caller as the breaker's fault domain: a digest of the token, worked out when a call fails. */
+  /**
+   * The caller as the breaker's fault domain, worked out when a call fails: its credential's digest
+   * once the partner has accepted that credential, else the one unproven caller (index.ts).
+   */
   caller: string | (() => string);
+  /** The caller's credential digest, whose calls may hold only a share of the connections. */
+  connectionCaller: string;
   signal?: ClientGoneSignal;
   deadline?: OperationDeadline;
   requestId?: string;
@@ -47,6 +52,7 @@ export async function readInventoryPage(client: PartnerClient, params: ReadInven
       inventory: `${params.appId}/${params.platformId}`,
       caller: params.caller,
     },
+    connectionDomains: [`inventory ${params.appId}/${params.platformId}`, `caller ${params.connectionCaller}`],
     maxResponseBytes: PAGE_ENVELOPE_BYTES + params.count * ITEM_BYTES,
     signal: params.signal,
     deadline: params.deadline,

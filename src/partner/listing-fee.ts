@@ -15,6 +15,8 @@ export interface CalculateListingFeesParams {
   appKey: string | null;
   /** Who the fees are asked for (see partner/breaker.ts). */
   faultDomains?: FaultDomains;
+  /** What the call's connection counts against (see PartnerCall.connectionDomains). */
+  connectionDomains?: readonly string[];
   signal?: ClientGoneSignal;
   deadline?: OperationDeadline;
   requestId?: string;
@@ -39,6 +41,7 @@ export async function calculateListingFees(
     idempotent: false,
     secrets: params.appKey ? [params.appKey] : [],
     faultDomains: params.faultDomains,
+    connectionDomains: params.connectionDomains,
     maxResponseBytes: RESULT_ENVELOPE_BYTES + params.items.length * RESULT_ITEM_BYTES,
     signal: params.signal,
     deadline: params.deadline,

@@ -95,7 +95,9 @@ async function readCapped(response: Dispatcher.ResponseData, attempt: Attempt): 
 
 /**
  * One call's abort signal: it fires when the call's timeout passes, when the operation's deadline
- * passes, or when the client that asked for the call goes away, and says which. One timer per
+ * passes, or when the client that asked for the call goes away, and says which. The timeout counts
+ * the time at the partner only: its clock starts when the call holds a connection (`atPartner`);
+ * the wait for one is the facade's own and ends as OVERLOADED (connection-slots.ts). One timer per
  * call, set to whichever limit comes first and released when the call settles (AbortSignal.timeout
  * would keep its timer, and AbortSignal.any its links, alive for the whole timeout after the call is
  * done). The deadline is a point in time, not a timer of its own: only a call in flight can be cut
@@ -106,21 +108,28 @@ export class CallAbort extends LightAbortSignal {
   timedOut = false;
   deadlinePassed = false;
   clientGone = false;
-  private readonly timer: NodeJS.Timeout | undefined;
+  private timer: NodeJS.Timeout | undefined;
 
   /** `deadlineAt` is on `performance.now()`'s clock. */
   constructor(
-    timeoutMs: number,
+    private readonly timeoutMs: number,
     private readonly clientSignal: ClientGoneSignal | undefined,
-    deadlineAt?: number,
+    private readonly deadlineAt?: number,
   ) {
     super();
-    const untilDeadline = deadlineAt === undefined ? Number.POSITIVE_INFINITY : deadlineAt - performance.now();
-    if (untilDeadline <= 0) this.onDeadline();
-    else if (untilDeadline <= timeoutMs) this.timer = setTimeout(this.onDeadline, untilDeadline);
-    else this.timer = setTimeout(this.onTimeout, timeoutMs);
+    // An operation already out of time sends nothing more.
+    if (deadlineAt !== undefined && deadlineAt <= performance.now()) this.onDeadline();
     if (clientSignal?.aborted) this.onClientGone();
     else clientSignal?.addEventListener('abort', this.onClientGone);
+  }
+
+  /** Starts the clock of the time at the partner, once the call holds a connection. */
+  atPartner(): void {
+    if (this.aborted || this.timer !== undefined) return;
+    const untilDeadline = this.deadlineAt === undefined ? Number.POSITIVE_INFINITY : this.deadlineAt - performance.now();
+    if (untilDeadline <= 0) this.onDeadline();
+    else if (untilDeadline <= this.timeoutMs) this.timer = setTimeout(this.onDeadline, untilDeadline);
+    else this.timer = setTimeout(this.onTimeout, this.timeoutMs);
   }
 
   dispose(): void {

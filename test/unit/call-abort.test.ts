@@ -1,6 +1,6 @@
 // One partner call's abort signal: whichever limit comes first (the call's timeout, the operation's
 // deadline, the client leaving) aborts it, and the signal says which; a deadline already passed
-// aborts the call before it is sent.
+// aborts the call before it is sent; the timeout's clock starts once the call is at the partner.
 import { describe, expect, it } from 'vitest';
 import { LightAbortSignal } from '../../src/partner/abort-signal.js';
 import { CallAbort } from '../../src/partner/send.js';
@@ -14,6 +14,7 @@ const aborted = (abort: CallAbort) =>
 describe('CallAbort', () => {
   it('aborts at the deadline when it comes before the call timeout', async () => {
     const abort = new CallAbort(60_000, undefined, performance.now() + 20);
+    abort.atPartner();
     await aborted(abort);
     expect({ deadlinePassed: abort.deadlinePassed, timedOut: abort.timedOut, clientGone: abort.clientGone }).toEqual({
       deadlinePassed: true,
@@ -25,8 +26,19 @@ describe('CallAbort', () => {
 
   it('aborts at the call timeout when it comes before the deadline', async () => {
     const abort = new CallAbort(20, undefined, performance.now() + 60_000);
+    abort.atPartner();
     await aborted(abort);
     expect({ deadlinePassed: abort.deadlinePassed, timedOut: abort.timedOut }).toEqual({ deadlinePassed: false, timedOut: true });
+    abort.dispose();
+  });
+
+  it('starts the call timeout only once the call is at the partner: the wait for a connection is not timed here', async () => {
+    const abort = new CallAbort(1, undefined, performance.now() + 60_000);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(abort.aborted).toBe(false);
+    abort.atPartner();
+    await aborted(abort);
+    expect(abort.timedOut).toBe(true);
     abort.dispose();
   });
 

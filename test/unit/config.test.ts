@@ -25,6 +25,7 @@ describe('loadConfig', () => {
       upstreamBreakerHalfOpenMs: 5000,
       upstreamConnections: 64,
       upstreamConnectionWaitMs: 1000,
+      upstreamConnectionsPerDomain: null,
       maxOperationsInFlight: 1024,
       operationTimeoutMs: 15_000,
       pageMaxPartnerCalls: 4,
