@@ -92,6 +92,7 @@ it('checks every page under docs/', () => {
       'docs/clients-and-graphql-over-http.md',
       'docs/simulator.md',
       'docs/performance.md',
+      'docs/schema-evolution.md',
     ]),
   );
 });
