@@ -62,6 +62,7 @@ const EnvSchema = z.object({
   HTTP_MAX_CONNECTIONS: z.preprocess(emptyAsUnset, integer(1, 1_000_000).default(4096)),
   LISTING_FEE_BATCH_MAX: z.preprocess(emptyAsUnset, integer(1, 1000).default(50)),
   MAX_BODY_BYTES: z.preprocess(emptyAsUnset, integer(1024, 64 * 1024 * 1024).default(1024 * 1024)),
+  CLIENT_NAMES_MAX: z.preprocess(emptyAsUnset, integer(1, 10_000).default(50)),
   LOG_LEVEL: z.preprocess(emptyAsUnset, z.enum(LOG_LEVELS).default('info')),
   NODE_ENV: z.preprocess(emptyAsUnset, z.enum(['development', 'production', 'test']).default('development')),
   // OpenTelemetry's own variable names, so the usual collector setup switches tracing on.
@@ -142,6 +143,8 @@ export interface Config {
   httpMaxConnections: number;
   listingFeeBatchMax: number;
   maxBodyBytes: number;
+  /** Distinct client names (graphql-client-name headers) told apart in logs, spans and metrics; later ones are `other`. */
+  clientNamesMax: number;
   logLevel: (typeof LOG_LEVELS)[number];
   production: boolean;
   /** OpenTelemetry tracing; null (the default) when no OTLP endpoint is configured. */
@@ -195,6 +198,7 @@ export function loadConfig(env: NodeJS.ProcessEnv): Config {
     httpMaxConnections: values.HTTP_MAX_CONNECTIONS,
     listingFeeBatchMax: values.LISTING_FEE_BATCH_MAX,
     maxBodyBytes: values.MAX_BODY_BYTES,
+    clientNamesMax: values.CLIENT_NAMES_MAX,
     logLevel: values.LOG_LEVEL,
     production,
     tracing: tracingOf(values),

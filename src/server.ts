@@ -17,6 +17,7 @@ import { createMetrics, type TradegraphMetrics } from './observability/metrics.j
 import { partnerCallLog } from './observability/partner-call-log.js';
 import { partnerCallTracing } from './observability/partner-spans.js';
 import { createReadinessCheck } from './observability/readiness.js';
+import { createClientIdentities } from './observability/client-identity.js';
 import { PartnerApi, type PartnerApiOptions } from './partner/index.js';
 import { tradegraphPlugins } from './plugins/index.js';
 import { prepareTrustedDocuments, type TrustedDocuments } from './plugins/trusted-documents.js';
@@ -63,6 +64,8 @@ const READINESS_CACHE_MS = 2_000;
 
 export function createTradegraph({ config, logger, graphiqlHeaders = {}, schema = buildSchema() }: TradegraphOptions): Tradegraph {
   const metrics = createMetrics();
+  // The app-key too: a client header that carried it would put it in every log line and series.
+  const clients = createClientIdentities({ maxNames: config.clientNamesMax, secrets: config.partnerAppKey ? [config.partnerAppKey] : [] });
   const partner = createPartnerApi(config, logger, metrics);
   const redis = config.redisUrl === null ? null : connectRedis(config.redisUrl, logger);
   if (redis) metrics.watchRedis(() => redis.up);
@@ -78,7 +81,7 @@ export function createTradegraph({ config, logger, graphiqlHeaders = {}, schema 
       operationTimeoutMs: config.operationTimeoutMs,
       pageMaxPartnerCalls: config.pageMaxPartnerCalls,
     }),
-    plugins: tradegraphPlugins({ config, logger, metrics, redis, trustedDocuments }),
+    plugins: tradegraphPlugins({ config, logger, metrics, clients, redis, trustedDocuments }),
     graphiql: config.production ? false : graphiqlOptions(graphiqlHeaders),
     // Loaded on first use: the GraphiQL bundle is large, and production never renders it.
     renderGraphiQL: async (options) => (await import('@graphql-yoga/render-graphiql')).renderGraphiQL(options),

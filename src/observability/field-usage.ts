@@ -9,7 +9,9 @@ import {
   typeFromAST,
   visit,
   visitWithTypeInfo,
+  type DefinitionNode,
   type DocumentNode,
+  type FragmentDefinitionNode,
   type GraphQLNamedType,
   type GraphQLSchema,
 } from 'graphql';
@@ -101,4 +103,21 @@ export function coordinatesUsedBy(schema: GraphQLSchema, document: DocumentNode)
     }),
   );
   return [...used].map(([coordinate, deprecationReason]) => ({ coordinate, deprecationReason }));
+}
+
+/** The fragments an operation spreads, directly or through other fragments. */
+export function fragmentsSpreadBy(node: DefinitionNode, fragments: ReadonlyMap<string, FragmentDefinitionNode>): FragmentDefinitionNode[] {
+  const found = new Map<string, FragmentDefinitionNode>();
+  const walk = (definition: DefinitionNode) =>
+    visit(definition, {
+      FragmentSpread(spread) {
+        const name = spread.name.value;
+        const fragment = fragments.get(name);
+        if (!fragment || found.has(name)) return;
+        found.set(name, fragment);
+        walk(fragment);
+      },
+    });
+  walk(node);
+  return [...found.values()];
 }

@@ -13,6 +13,9 @@ export interface OperationObservation {
   /** The distinct `extensions.code` values of the errors, in order of first appearance. */
   errorCodes: readonly string[];
   durationSeconds: number;
+  /** The client's name and version, already bounded (client-identity.ts). */
+  clientName: string;
+  clientVersion: string;
 }
 
 export interface UpstreamCircuit {
@@ -23,6 +26,8 @@ export interface UpstreamCircuit {
 export interface TradegraphMetrics {
   registry: Registry;
   observeOperation(observation: OperationObservation): void;
+  /** Counts one operation's use of a deprecated schema coordinate, for a client name (bounded). */
+  countDeprecatedUse(coordinate: string, clientName: string): void;
   /** Counts each partner call as the client reports it. */
   partnerCalls: PartnerCallObserver;
   /** Reads the circuit breakers' state at scrape time. */
@@ -54,6 +59,19 @@ export function createMetrics(): TradegraphMetrics {
     name: 'tradegraph_graphql_errors_total',
     help: 'GraphQL errors answered, by operation and extensions.code.',
     labelNames: ['operation_name', 'operation_type', 'code'] as const,
+    registers: [registry],
+  });
+  // Apart from the duration histogram, whose buckets would multiply the series by clients and versions.
+  const clientOperations = new Counter({
+    name: 'tradegraph_client_operations_total',
+    help: 'GraphQL operations by client (graphql-client-name or apollographql-client-name header), client version and outcome.',
+    labelNames: ['client_name', 'client_version', 'outcome'] as const,
+    registers: [registry],
+  });
+  const deprecatedUsage = new Counter({
+    name: 'tradegraph_deprecated_field_usage_total',
+    help: 'Operations that used a deprecated field, argument, input field or enum value, by schema coordinate and client name.',
+    labelNames: ['field', 'client_name'] as const,
     registers: [registry],
   });
   const upstreamCalls = new Counter({
@@ -91,6 +109,11 @@ export function createMetrics(): TradegraphMetrics {
   const operationDurationOf = seriesOf((name, type, outcome) =>
     operationDuration.labels({ operation_name: name, operation_type: type, outcome }),
   );
+  const clientOperationsOf = seriesOf((name, version, outcome) =>
+    clientOperations.labels({ client_name: name, client_version: version, outcome }),
+  );
+  // Coordinates come from the schema's own deprecations, names are bounded: both sets are finite.
+  const deprecatedUsageOf = seriesOf((field, clientName) => deprecatedUsage.labels({ field, client_name: clientName }));
   const upstreamCallsOf = seriesOf((operation, outcome, code) =>
     upstreamCalls.labels({ operation, outcome, upstream_error_code: code }),
   );
@@ -98,9 +121,13 @@ export function createMetrics(): TradegraphMetrics {
 
   return {
     registry,
-    observeOperation({ operationName, operationType, outcome, errorCodes, durationSeconds }) {
+    observeOperation({ operationName, operationType, outcome, errorCodes, durationSeconds, clientName, clientVersion }) {
       operationDurationOf(operationName, operationType, outcome).observe(durationSeconds);
+      clientOperationsOf(clientName, clientVersion, outcome).inc();
       for (const code of errorCodes) operationErrors.inc({ operation_name: operationName, operation_type: operationType, code });
+    },
+    countDeprecatedUse(coordinate, clientName) {
+      deprecatedUsageOf(coordinate, clientName).inc();
     },
     partnerCalls: {
       callEnded(event: PartnerCallEvent) {

@@ -5,10 +5,12 @@ import type { Plugin, YogaInitialContext } from 'graphql-yoga';
 import type { Logger } from 'pino';
 import type { Config } from '../config.js';
 import type { TradegraphContext } from '../context.js';
+import type { ClientIdentities } from '../observability/client-identity.js';
 import type { TradegraphMetrics } from '../observability/metrics.js';
 import type { SharedRedis } from '../redis.js';
 import { useCompiledExecution } from './compiled-execution.js';
 import { useCsrfPrevention } from './csrf-prevention.js';
+import { useDeprecatedUsage } from './deprecated-usage.js';
 import { incrementalDeliveryValidation, useIncrementalDelivery } from './defer-stream.js';
 import { useErrorCodes } from './error-codes.js';
 import { operationLimitPlugins, operationLimitValidation } from './operation-limits.js';
@@ -26,6 +28,8 @@ export interface PluginParts {
   config: Config;
   logger: Logger;
   metrics: TradegraphMetrics;
+  /** The client of each request (graphql-client-name and -version headers), bounded. */
+  clients: ClientIdentities;
   redis: SharedRedis | null;
   /** Filled from the manifest once Yoga's pipeline exists; empty, it still refuses unknown ids. */
   trustedDocuments: TrustedDocuments;
@@ -39,9 +43,11 @@ interface PluginEntry {
 
 export const PLUGIN_ORDER: readonly PluginEntry[] = [
   // First, so that every operation, refused ones included, is logged and counted.
-  { name: 'observability', build: ({ logger, metrics }) => [useOperationObservability({ logger, metrics })] },
+  { name: 'observability', build: ({ logger, metrics, clients }) => [useOperationObservability({ logger, metrics, clients })] },
   // With TRACING only; beside the other observer, ahead of every plugin that may refuse the operation.
-  { name: 'tracing', build: ({ config }) => (config.tracing ? [useOperationSpans()] : []) },
+  { name: 'tracing', build: ({ config, clients }) => (config.tracing ? [useOperationSpans(clients)] : []) },
+  // Counts on execution only, so its place among the observers is free; beside them, it reads the same client.
+  { name: 'deprecated-usage', build: ({ metrics, clients }) => [useDeprecatedUsage({ metrics, clients })] },
   // Before anything reads the body: a request a browser could forge across sites is refused on its headers.
   { name: 'csrf-prevention', build: () => [useCsrfPrevention()] },
   // Before parsing, and before trusted documents: it measures the text the client sent, not a manifest's.

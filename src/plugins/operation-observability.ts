@@ -1,10 +1,11 @@
-// Per GraphQL request: one structured log line (name, type, outcome, error codes, duration), one
+// Per GraphQL request: one structured log line (name, type, outcome, error codes, duration, client), one
 // metrics observation, and the request id returned to the caller as the x-request-id header.
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { getOperationAST } from 'graphql';
 import type { Plugin } from 'graphql-yoga';
 import type { Logger } from 'pino';
 import { requestIdOf, type TradegraphContext } from '../context.js';
+import type { ClientIdentities } from '../observability/client-identity.js';
 import type { OperationOutcome, TradegraphMetrics } from '../observability/metrics.js';
 import {
   errorCodesOf,
@@ -33,6 +34,8 @@ const SERVED_FROM_CACHE = Symbol.for('servedFromResponseCache');
 export interface OperationObservabilityOptions {
   logger: Logger;
   metrics: TradegraphMetrics;
+  /** The client of each request, bounded (graphql-client-name and -version headers). */
+  clients: ClientIdentities;
   /** Distinct operation names that get a series of their own; later ones share `other`. */
   maxOperationNames?: number;
 }
@@ -42,6 +45,7 @@ const GRAPHQL_NAME = /^[_A-Za-z][_0-9A-Za-z]{0,99}$/;
 export function useOperationObservability({
   logger,
   metrics,
+  clients,
   maxOperationNames = 200,
 }: OperationObservabilityOptions): Plugin<TradegraphContext> {
   // Keyed by the Fetch Request Yoga passes to every hook; entries go with the request.
@@ -110,12 +114,15 @@ export function useOperationObservability({
     const durationMs = performance.now() - state.started;
     const operationName = state.name === null ? 'anonymous' : GRAPHQL_NAME.test(state.name) ? state.name : 'invalid';
     const operationType = state.type ?? 'unknown';
+    const client = clients.of(request);
     metrics.observeOperation({
       operationName: nameLabel(operationName),
       operationType,
       outcome: state.outcome,
       errorCodes: state.errorCodes,
       durationSeconds: durationMs / 1000,
+      clientName: client.name,
+      clientVersion: client.version,
     });
     // Error messages are left out on purpose: codes are enough to find the request, and a
     // message may quote client input.
@@ -125,6 +132,8 @@ export function useOperationObservability({
         requestId: requestIdOf(request),
         operationName,
         operationType,
+        clientName: client.name,
+        clientVersion: client.version,
         outcome: state.outcome,
         errorCodes: state.errorCodes,
         httpStatus,

@@ -4,6 +4,7 @@ import { SpanKind, SpanStatusCode, context, propagation, trace, type Span, type 
 import { getOperationAST } from 'graphql';
 import type { Plugin } from 'graphql-yoga';
 import { requestIdOf, type TradegraphContext } from '../context.js';
+import type { ClientIdentities } from '../observability/client-identity.js';
 import { errorCodesOf, isAsyncIterable, nodeResponseOf, watchStream, type ResultLike } from '../observability/operation-results.js';
 import { tracer } from '../observability/partner-spans.js';
 
@@ -30,15 +31,23 @@ function markErrors(span: Span, results: readonly ResultLike[]): void {
  * A SERVER span around each GraphQL operation, active while it executes so that partner call spans
  * become its children. A caller's `traceparent` makes it part of the caller's trace.
  */
-export function useOperationSpans(): Plugin<TradegraphContext> {
+export function useOperationSpans(clients: ClientIdentities): Plugin<TradegraphContext> {
   const spans = new WeakMap<Request, OperationSpan>();
   return {
     instrumentation: {
       operation({ request }, wrapped) {
         const parent = propagation.extract(context.active(), request.headers, HEADERS);
+        const client = clients.of(request);
         const span = tracer().startSpan(
           'graphql.operation',
-          { kind: SpanKind.SERVER, attributes: { 'tradegraph.request_id': requestIdOf(request) } },
+          {
+            kind: SpanKind.SERVER,
+            attributes: {
+              'tradegraph.request_id': requestIdOf(request),
+              'tradegraph.client.name': client.name,
+              'tradegraph.client.version': client.version,
+            },
+          },
           parent,
         );
         const state: OperationSpan = { span, streaming: false };

@@ -11,14 +11,12 @@ import {
   parse,
   specifiedRules,
   validate,
-  visit,
-  type DefinitionNode,
   type DocumentNode,
   type FragmentDefinitionNode,
   type OperationDefinitionNode,
   type ValidationRule,
 } from 'graphql';
-import { coordinatesUsedBy } from '../observability/field-usage.js';
+import { coordinatesUsedBy, fragmentsSpreadBy } from '../observability/field-usage.js';
 import { buildSchema, typeDefsOf } from '../schema.js';
 
 export type SchemaFiles = ReadonlyArray<{ name: string; sdl: string }>;
@@ -236,23 +234,6 @@ function readOperationFiles(pattern: string, cwd: string): ShippedOperation[] {
       document: { kind: Kind.DOCUMENT, definitions: [node, ...fragmentsSpreadBy(node, fragments)] } as DocumentNode,
     })),
   ];
-}
-
-/** The fragments an operation spreads, directly or through other fragments. */
-function fragmentsSpreadBy(node: DefinitionNode, fragments: ReadonlyMap<string, FragmentDefinitionNode>): FragmentDefinitionNode[] {
-  const found = new Map<string, FragmentDefinitionNode>();
-  const walk = (definition: DefinitionNode) =>
-    visit(definition, {
-      FragmentSpread(spread) {
-        const name = spread.name.value;
-        const fragment = fragments.get(name);
-        if (!fragment || found.has(name)) return;
-        found.set(name, fragment);
-        walk(fragment);
-      },
-    });
-  walk(node);
-  return [...found.values()];
 }
 
 // ---- reports ----

@@ -123,6 +123,30 @@ describe('tracing', () => {
     expect(spans.every((span) => span.spanContext().traceId === traceId)).toBe(true);
   });
 
+  it("carries the client's name and version, and unknown for a request without them", async () => {
+    const result = await kit.execute(
+      InventoryTotalDocument,
+      { platformId: PLATFORM_ID, appId: APP_ID },
+      { token: TOKEN, headers: { 'apollographql-client-name': 'web-shop', 'apollographql-client-version': '4.12.0' } },
+    );
+    expectNoGraphQLErrors(result);
+    const named = (await finishedSpans(2)).find((span) => span.kind === SpanKind.SERVER)!;
+    expect(named.attributes).toMatchObject({ 'tradegraph.client.name': 'web-shop', 'tradegraph.client.version': '4.12.0' });
+
+    exporter.reset();
+    // A client name that is the caller's token is never an attribute.
+    expectNoGraphQLErrors(
+      await kit.execute(InventoryTotalDocument, { platformId: PLATFORM_ID, appId: APP_ID }, { token: TOKEN, headers: { 'graphql-client-name': TOKEN } }),
+    );
+    const redacted = (await finishedSpans(2)).find((span) => span.kind === SpanKind.SERVER)!;
+    expect(redacted.attributes).toMatchObject({ 'tradegraph.client.name': 'redacted', 'tradegraph.client.version': 'redacted' });
+
+    exporter.reset();
+    expectNoGraphQLErrors(await kit.execute(InventoryTotalDocument, { platformId: PLATFORM_ID, appId: APP_ID }));
+    const anonymous = (await finishedSpans(2)).find((span) => span.kind === SpanKind.SERVER)!;
+    expect(anonymous.attributes).toMatchObject({ 'tradegraph.client.name': 'unknown', 'tradegraph.client.version': 'unknown' });
+  });
+
   it('marks failed operations and partner calls with their error codes', async () => {
     kit.simulator.injectFault({ kind: 'envelope-error', operation: 'readInventory' });
     const result = await kit.execute(InventoryTotalDocument, { platformId: PLATFORM_ID, appId: APP_ID }, { token: TOKEN });

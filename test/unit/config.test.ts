@@ -35,6 +35,7 @@ describe('loadConfig', () => {
       httpMaxConnections: 4096,
       listingFeeBatchMax: 50,
       maxBodyBytes: 1_048_576,
+      clientNamesMax: 50,
       logLevel: 'info',
       production: false,
       tracing: null,

@@ -1,6 +1,7 @@
 import pino from 'pino';
 import { describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config.js';
+import { createClientIdentities } from '../../src/observability/client-identity.js';
 import { createMetrics } from '../../src/observability/metrics.js';
 import { PLUGIN_ORDER, type PluginParts } from '../../src/plugins/index.js';
 
@@ -8,6 +9,7 @@ import { PLUGIN_ORDER, type PluginParts } from '../../src/plugins/index.js';
 const ORDER = [
   'observability',
   'tracing',
+  'deprecated-usage',
   'csrf-prevention',
   'query-size-limit',
   'trusted-documents',
@@ -26,6 +28,7 @@ function partsWith(env: Record<string, string>): PluginParts {
     config: loadConfig(env),
     logger: pino({ level: 'silent' }),
     metrics: createMetrics(),
+    clients: createClientIdentities({ maxNames: 50 }),
     redis: null,
     trustedDocuments: new Map(),
   };

@@ -1,0 +1,100 @@
+// Which front end sent a request, from the headers client libraries and gateways set: Hive's
+// `graphql-client-name`/`graphql-client-version`, or Apollo's `apollographql-client-name`/`-version`.
+// The values are the client's to choose, so they become log fields, span attributes and metric
+// labels only once bounded: a fixed alphabet and length, a bounded number of distinct names, and
+// never anything that could be a credential.
+
+export interface ClientIdentity {
+  name: string;
+  version: string;
+}
+
+export interface ClientIdentityOptions {
+  /** Distinct client names that are told apart; later ones are counted as `other`. */
+  maxNames: number;
+  /** Credentials of the service itself (the merchant app-key) that no client value may carry. */
+  secrets?: readonly string[];
+}
+
+/** The name or version when the request has none. */
+export const UNKNOWN = 'unknown';
+/** A name past `maxNames`, or a version past MAX_VERSIONS_PER_NAME of its name. */
+export const OTHER = 'other';
+/** A value that holds (or is part of) a credential the request or the service carries. */
+export const REDACTED = 'redacted';
+
+export const MAX_NAME_LENGTH = 64;
+export const MAX_VERSION_LENGTH = 32;
+/** Versions of one client name told apart: a client with a version per build must not grow the series count without end. */
+export const MAX_VERSIONS_PER_NAME = 20;
+
+/** What a name or version may be made of, after trimming; anything else becomes `_`. */
+const UNSAFE = /[^A-Za-z0-9._:@/+-]/g;
+/** Shorter values are too common to be a token's part by chance (a version such as `1.2`). */
+const MIN_SECRET_OVERLAP = 8;
+/** Values whose form is a credential's, whoever's: a bearer header, a JWT. */
+const CREDENTIAL_FORM = /^(bearer|basic)\s|^eyJ[\w-]+\.[\w-]+/i;
+
+export interface ClientIdentities {
+  /** The request's client, read once per request. */
+  of(request: Request): ClientIdentity;
+}
+
+export function createClientIdentities({ maxNames, secrets = [] }: ClientIdentityOptions): ClientIdentities {
+  const byRequest = new WeakMap<Request, ClientIdentity>();
+  const versionsByName = new Map<string, Set<string>>();
+
+  const bounded = (name: string, version: string): ClientIdentity => {
+    if (name === REDACTED || version === REDACTED) return { name: REDACTED, version: REDACTED };
+    let versions = versionsByName.get(name);
+    if (!versions) {
+      // Requests without a name share `unknown`, which takes no place among the names.
+      if (name !== UNKNOWN && versionsByName.size - (versionsByName.has(UNKNOWN) ? 1 : 0) >= maxNames) {
+        return { name: OTHER, version: OTHER };
+      }
+      versionsByName.set(name, (versions = new Set()));
+    }
+    if (!versions.has(version)) {
+      if (versions.size >= MAX_VERSIONS_PER_NAME) return { name, version: OTHER };
+      versions.add(version);
+    }
+    return { name, version };
+  };
+
+  return {
+    of(request) {
+      let identity = byRequest.get(request);
+      if (identity) return identity;
+      const { headers } = request;
+      const credentials = [bearerOf(headers.get('authorization')), ...secrets].filter((secret): secret is string => !!secret);
+      const name = clean(headers.get('graphql-client-name') ?? headers.get('apollographql-client-name'), MAX_NAME_LENGTH, credentials);
+      const version = clean(
+        headers.get('graphql-client-version') ?? headers.get('apollographql-client-version'),
+        MAX_VERSION_LENGTH,
+        credentials,
+      );
+      // Either value a credential: both go, since the other may say whose it is.
+      identity = bounded(name, version);
+      byRequest.set(request, identity);
+      return identity;
+    },
+  };
+}
+
+function bearerOf(authorization: string | null): string | null {
+  if (!authorization) return null;
+  // Whatever follows the scheme, well formed or not: a malformed header may still hold a token.
+  return authorization.replace(/^\s*\S+\s+/, '').trim() || null;
+}
+
+/** A header's value as a label value: trimmed, of a safe alphabet, capped; `redacted` when it could be a credential. */
+function clean(value: string | null, maxLength: number, credentials: readonly string[]): string {
+  const trimmed = value?.trim() ?? '';
+  if (trimmed === '') return UNKNOWN;
+  if (CREDENTIAL_FORM.test(trimmed)) return REDACTED;
+  for (const credential of credentials) {
+    if (trimmed.includes(credential)) return REDACTED;
+    if (trimmed.length >= MIN_SECRET_OVERLAP && credential.includes(trimmed)) return REDACTED;
+  }
+  return trimmed.slice(0, maxLength).replace(UNSAFE, '_');
+}
