@@ -100,7 +100,7 @@ describe('npm run schema:check', { timeout: 90_000 }, () => {
   });
 
   it("fails when the type of an argument a shipped document passes changes, naming the argument", async () => {
-    editSchema('inventory.graphql', '    first: Int\n', '    first: String\n');
+    editSchema('inventory.graphql', '    first: Int', '    first: String');
     const run = await runCheck();
     expect(run.code).toBe(1);
     expect(run.stdout).toContain(`ItemNames ${idOf(ITEM_NAMES)}`);
