@@ -61,19 +61,6 @@ export function createMetrics(): TradegraphMetrics {
     labelNames: ['operation_name', 'operation_type', 'code'] as const,
     registers: [registry],
   });
-  // Apart from the duration histogram, whose buckets would multiply the series by clients and versions.
-  const clientOperations = new Counter({
-    name: 'tradegraph_client_operations_total',
-    help: 'GraphQL operations by client (graphql-client-name or apollographql-client-name header), client version and outcome.',
-    labelNames: ['client_name', 'client_version', 'outcome'] as const,
-    registers: [registry],
-  });
-  const deprecatedUsage = new Counter({
-    name: 'tradegraph_deprecated_field_usage_total',
-    help: 'Operations that used a deprecated field, argument, input field or enum value, by schema coordinate and client name.',
-    labelNames: ['field', 'client_name'] as const,
-    registers: [registry],
-  });
   const upstreamCalls = new Counter({
     name: 'tradegraph_upstream_calls_total',
     help: "Partner API calls, by partner operation, outcome ('ok' or the error code) and the envelope's errorCode.",
@@ -87,6 +74,7 @@ export function createMetrics(): TradegraphMetrics {
     buckets: DURATION_BUCKETS,
     registers: [registry],
   });
+  const clients = clientMetrics(registry);
   const upstreamRetries = new Counter({
     name: 'tradegraph_upstream_retries_total',
     help: 'Partner API attempts beyond the first, by partner operation.',
@@ -109,11 +97,6 @@ export function createMetrics(): TradegraphMetrics {
   const operationDurationOf = seriesOf((name, type, outcome) =>
     operationDuration.labels({ operation_name: name, operation_type: type, outcome }),
   );
-  const clientOperationsOf = seriesOf((name, version, outcome) =>
-    clientOperations.labels({ client_name: name, client_version: version, outcome }),
-  );
-  // Coordinates come from the schema's own deprecations, names are bounded: both sets are finite.
-  const deprecatedUsageOf = seriesOf((field, clientName) => deprecatedUsage.labels({ field, client_name: clientName }));
   const upstreamCallsOf = seriesOf((operation, outcome, code) =>
     upstreamCalls.labels({ operation, outcome, upstream_error_code: code }),
   );
@@ -123,11 +106,11 @@ export function createMetrics(): TradegraphMetrics {
     registry,
     observeOperation({ operationName, operationType, outcome, errorCodes, durationSeconds, clientName, clientVersion }) {
       operationDurationOf(operationName, operationType, outcome).observe(durationSeconds);
-      clientOperationsOf(clientName, clientVersion, outcome).inc();
+      clients.operation(clientName, clientVersion, outcome).inc();
       for (const code of errorCodes) operationErrors.inc({ operation_name: operationName, operation_type: operationType, code });
     },
     countDeprecatedUse(coordinate, clientName) {
-      deprecatedUsageOf(coordinate, clientName).inc();
+      clients.deprecatedUse(coordinate, clientName).inc();
     },
     partnerCalls: {
       callEnded(event: PartnerCallEvent) {
@@ -158,6 +141,29 @@ export function createMetrics(): TradegraphMetrics {
       });
     },
   };
+}
+
+/** The series by client: its operations, and its uses of deprecated schema coordinates. */
+function clientMetrics(registry: Registry) {
+  // Apart from the duration histogram, whose buckets would multiply the series by clients and versions.
+  const clientOperations = new Counter({
+    name: 'tradegraph_client_operations_total',
+    help: 'GraphQL operations by client (graphql-client-name or apollographql-client-name header), client version and outcome.',
+    labelNames: ['client_name', 'client_version', 'outcome'] as const,
+    registers: [registry],
+  });
+  const deprecatedUsage = new Counter({
+    name: 'tradegraph_deprecated_field_usage_total',
+    help: 'Operations that used a deprecated field, argument, input field or enum value, by schema coordinate and client name.',
+    labelNames: ['field', 'client_name'] as const,
+    registers: [registry],
+  });
+  const clientOperationsOf = seriesOf((name, version, outcome) =>
+    clientOperations.labels({ client_name: name, client_version: version, outcome }),
+  );
+  // Coordinates come from the schema's own deprecations, names are bounded: both sets are finite.
+  const deprecatedUsageOf = seriesOf((field, clientName) => deprecatedUsage.labels({ field, client_name: clientName }));
+  return { operation: clientOperationsOf, deprecatedUse: deprecatedUsageOf };
 }
 
 /**
