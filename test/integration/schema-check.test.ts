@@ -127,10 +127,10 @@ describe('npm run schema:check', { timeout: 90_000 }, () => {
   });
 
   it('passes an optional input field added as a safe change', async () => {
-    editSchema('listing-fee.graphql', '  styleToken: String\n', '  styleToken: String\n  """Optional."""\n  assetId: String\n');
+    editSchema('listing-fee.graphql', '  styleToken: String\n', '  styleToken: String\n  """Optional."""\n  note: String\n');
     const run = await runCheck();
     expect(run.code).toBe(0);
-    expect(run.stdout).toContain("safe      Input field 'assetId' of type 'String' was added to input object type 'ListingFeeItemInput'");
+    expect(run.stdout).toContain("safe      Input field 'note' of type 'String' was added to input object type 'ListingFeeItemInput'");
   });
 
   it('writes the changes as a pull request summary with --markdown', async () => {
