@@ -5,8 +5,10 @@ import { GraphQLError } from 'graphql';
 export const ErrorCode = {
   /**
    * The client's input, refused before anything was sent upstream: an argument, input field,
-   * cursor, id or entity reference out of range or malformed (BadUserInputError), or a variable
-   * value that does not fit its declared type (graphql-js's refusal, coded in error-codes.ts).
+   * cursor, id or entity reference out of range or malformed (BadUserInputError), a variable
+   * value that does not fit its declared type (graphql-js's refusal, coded in error-codes.ts), or
+   * an operationName that picks no operation of its document (Yoga's OPERATION_RESOLUTION_FAILURE,
+   * recoded in error-codes.ts).
    */
   BAD_USER_INPUT: 'BAD_USER_INPUT',
   /**

@@ -2,7 +2,13 @@
 // body over the cap is answered HTTP 413 and never buffered past the cap.
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { OperationLimitError } from '../errors.js';
-import { sendError } from './send-json.js';
+
+/**
+ * How long a refused body is still read, and discarded, after its 413 is written, as nginx's
+ * lingering close does: closing with the client's bytes unread resets the connection, and a
+ * client still sending then sees the reset instead of the answer.
+ */
+const LINGER_MS = 2_000;
 
 /**
  * Lets a request through to Yoga when its body cannot pass `maxBytes`, and answers 413 itself (and
@@ -16,7 +22,7 @@ export async function acceptRequestBody(req: IncomingMessage, res: ServerRespons
   const declared = Number(req.headers['content-length']);
   if (Number.isFinite(declared)) {
     if (declared <= maxBytes) return true;
-    refuseTooLarge(res, maxBytes);
+    refuseTooLarge(req, res, maxBytes);
     return false;
   }
   const body = await new Promise<Buffer | 'too large' | 'aborted'>((resolve) => {
@@ -28,7 +34,7 @@ export async function acceptRequestBody(req: IncomingMessage, res: ServerRespons
         chunks.push(chunk);
         return;
       }
-      // Stop reading without destroying the request: destroying it would cut the 413 answer.
+      // Stop keeping it without destroying the request: destroying it would cut the 413 answer.
       req.off('data', onData);
       req.pause();
       resolve('too large');
@@ -39,7 +45,7 @@ export async function acceptRequestBody(req: IncomingMessage, res: ServerRespons
     req.once('aborted', () => resolve('aborted'));
   });
   if (body === 'too large') {
-    refuseTooLarge(res, maxBytes);
+    refuseTooLarge(req, res, maxBytes);
     return false;
   }
   if (body === 'aborted') {
@@ -50,8 +56,22 @@ export async function acceptRequestBody(req: IncomingMessage, res: ServerRespons
   return true;
 }
 
-function refuseTooLarge(res: ServerResponse, maxBytes: number): void {
+function refuseTooLarge(req: IncomingMessage, res: ServerResponse, maxBytes: number): void {
   const error = new OperationLimitError('bodyBytes', `The request body is larger than ${maxBytes} bytes, the most this service accepts.`, maxBytes);
-  // The rest of the body is not read: the connection closes after this answer.
-  sendError(res, 413, error, { connection: 'close' });
+  // Printed as Yoga prints it (sendError in send-json.ts), without the `http` extension.
+  const { http: _http, ...extensions } = error.extensions;
+  const text = JSON.stringify({ errors: [{ message: error.message, extensions }] });
+  // The whole answer goes out now; the response ends (and the connection closes) once the rest of
+  // the body has been read and dropped, or after LINGER_MS, whichever comes first.
+  res.writeHead(413, { 'content-type': 'application/json; charset=utf-8', 'content-length': Buffer.byteLength(text), connection: 'close' });
+  res.write(text);
+  const finish = () => {
+    clearTimeout(lingering);
+    if (!res.writableEnded) res.end();
+  };
+  const lingering = setTimeout(finish, LINGER_MS);
+  req.once('end', finish);
+  req.once('error', finish);
+  res.once('close', () => clearTimeout(lingering));
+  req.resume();
 }

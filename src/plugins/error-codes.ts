@@ -4,7 +4,10 @@
 // - a field error without a code: graphql-js refusing to serialize a value the partner sent (an
 //   Int field holding "x", a Boolean holding "yes"): the partner's fault, so UPSTREAM_BAD_RESPONSE,
 //   naming the field by its path and never quoting the value, which might be a secret the
-//   partner echoed.
+//   partner echoed;
+// and Yoga's one code outside the closed set, OPERATION_RESOLUTION_FAILURE (a document of several
+// operations and no operationName, or an operationName that names none of them), becomes
+// BAD_USER_INPUT: the request's own parameter is wrong, nothing ran, and the answer stays HTTP 400.
 import { GraphQLError, type ExecutionResult } from 'graphql';
 import type { Plugin } from 'graphql-yoga';
 import { ErrorCode } from '../errors.js';
@@ -13,7 +16,24 @@ export function useErrorCodes<TContext extends object>(): Plugin<TContext> {
   return {
     // The same hooks object for every operation: nothing here depends on the request.
     onExecute: () => CODE_ERRORS,
+    onResultProcess({ result, setResult }) {
+      if (Symbol.asyncIterator in result || Array.isArray(result)) return;
+      const single = result as ExecutionResult;
+      if (!single.errors?.some((error) => error.extensions?.code === YOGA_OPERATION_RESOLUTION_FAILURE)) return;
+      setResult({ ...single, errors: single.errors.map(withoutOperationResolutionFailure) });
+    },
   };
+}
+
+/** Yoga's code for a request whose operationName picks no operation of its document. */
+const YOGA_OPERATION_RESOLUTION_FAILURE = 'OPERATION_RESOLUTION_FAILURE';
+
+function withoutOperationResolutionFailure(error: GraphQLError): GraphQLError {
+  if (error.extensions?.code !== YOGA_OPERATION_RESOLUTION_FAILURE) return error;
+  return new GraphQLError(
+    "The document's operation to run is not known: name one of its operations in 'operationName' (a document of several operations needs one).",
+    { extensions: { ...error.extensions, code: ErrorCode.BAD_USER_INPUT, argumentName: 'operationName' } },
+  );
 }
 
 const CODE_ERRORS = {
