@@ -73,7 +73,11 @@ const EnvSchema = z.object({
   TRUSTED_DOCUMENTS: z.preprocess(emptyAsUnset, z.string().optional()),
   TRUSTED_DOCUMENTS_ONLY: z.preprocess(emptyAsUnset, z.enum(['true', 'false']).optional()),
   RESPONSE_CACHE_TTL_MS: z.preprocess(emptyAsUnset, integer(0, 86_400_000).default(0)),
+  RESPONSE_CACHE_MAX_BYTES: z.preprocess(emptyAsUnset, integer(1024 * 1024, 2 ** 40).default(64 * 1024 * 1024)),
+  // The largest read of the simulator's items (nine pages of 100 with every field) is about 1.7 MB.
+  RESPONSE_CACHE_MAX_ENTRY_BYTES: z.preprocess(emptyAsUnset, integer(1024, 2 ** 40).default(2 * 1024 * 1024)),
   REDIS_URL: z.preprocess(emptyAsUnset, redisUrl.optional()),
+  REDIS_COMMAND_TIMEOUT_MS: z.preprocess(emptyAsUnset, integer(10, 10_000).default(250)),
   RATE_LIMIT_MAX: z.preprocess(emptyAsUnset, integer(0, 1_000_000).default(0)),
   // Whole seconds: Redis expires the shared counters in seconds.
   RATE_LIMIT_WINDOW_MS: z.preprocess(
@@ -95,6 +99,9 @@ const EnvSchema = z.object({
 }).refine((env) => env.PARTNER_SIMULATOR === undefined || env.PARTNER_API_URL === undefined, {
   message: 'is embedded but PARTNER_API_URL is set (one upstream or the other)',
   path: ['PARTNER_SIMULATOR'],
+}).refine((env) => env.RESPONSE_CACHE_MAX_ENTRY_BYTES <= env.RESPONSE_CACHE_MAX_BYTES, {
+  message: 'must not be above RESPONSE_CACHE_MAX_BYTES',
+  path: ['RESPONSE_CACHE_MAX_ENTRY_BYTES'],
 }).refine((env) => env.TRUSTED_DOCUMENTS_ONLY !== 'true' || env.TRUSTED_DOCUMENTS !== undefined, {
   // Only trusted documents, and none trusted, would refuse every request.
   message: 'is true but TRUSTED_DOCUMENTS is not set',
@@ -155,8 +162,13 @@ export interface Config {
   trustedDocumentsOnly: boolean;
   /** How long a read's answer is reused for the same credential; 0 (the default) turns the cache off. */
   responseCacheTtlMs: number;
+  /** The in-process response cache's budget in bytes of answers' JSON, and the largest answer cached. */
+  responseCacheMaxBytes: number;
+  responseCacheMaxEntryBytes: number;
   /** Shares the response cache and the rate-limit counts between replicas; null keeps both in-process. May hold a password. */
   redisUrl: string | null;
+  /** A Redis command's deadline; one missed marks Redis down until it answers again. */
+  redisCommandTimeoutMs: number;
   /** Operations per credential per window; null (the default, RATE_LIMIT_MAX=0) means no limit. */
   rateLimit: { max: number; windowMs: number } | null;
 }
@@ -205,7 +217,10 @@ export function loadConfig(env: NodeJS.ProcessEnv): Config {
     trustedDocuments,
     trustedDocumentsOnly: trustedDocuments !== null && (values.TRUSTED_DOCUMENTS_ONLY ?? String(production)) === 'true',
     responseCacheTtlMs: values.RESPONSE_CACHE_TTL_MS,
+    responseCacheMaxBytes: values.RESPONSE_CACHE_MAX_BYTES,
+    responseCacheMaxEntryBytes: values.RESPONSE_CACHE_MAX_ENTRY_BYTES,
     redisUrl: values.REDIS_URL ?? null,
+    redisCommandTimeoutMs: values.REDIS_COMMAND_TIMEOUT_MS,
     rateLimit: values.RATE_LIMIT_MAX > 0 ? { max: values.RATE_LIMIT_MAX, windowMs: values.RATE_LIMIT_WINDOW_MS } : null,
   };
 }

@@ -1,33 +1,43 @@
 // The optional Redis connection through which replicas share the response cache and the rate-limit
 // counts. Redis is never a single point of failure: while it is away commands fail at once (no
 // offline queue, a short command timeout), callers fall back to their own in-process state, and the
-// connection keeps retrying in the background until sharing resumes by itself.
+// connection keeps retrying in the background until sharing resumes by itself. A Redis that hangs
+// (its connection open, nothing answered) is away too: a command past its deadline marks it down
+// until a heartbeat is answered again.
 import type { Redis } from 'ioredis';
 import type { Logger } from 'pino';
 
 export interface SharedRedis {
   /** The client; ioredis is loaded only when REDIS_URL is set, so a single replica never holds it. */
   client(): Promise<Redis>;
-  /** True while the connection is ready for commands. */
+  /** True while the connection is ready for commands and answers them in time. */
   readonly up: boolean;
+  /** A caller's command failed: past its deadline, it marks Redis down until it answers again. */
+  commandFailed(error: unknown): void;
   close(): Promise<void>;
 }
 
-/** A command slower than this counts as failed, so that a stalled Redis never holds a request. */
-const COMMAND_TIMEOUT_MS = 250;
+export interface RedisOptions {
+  /** A command slower than this counts as failed, so that a stalled Redis never holds a request. */
+  commandTimeoutMs: number;
+}
+
 const CONNECT_TIMEOUT_MS = 1_000;
+/** How often the connection is asked for a PING, to find a hung Redis and to see one come back. */
+const HEARTBEAT_MS = 1_000;
 /** Reconnection attempts back off to this, and go on for as long as the service runs. */
 const MAX_RECONNECT_DELAY_MS = 2_000;
 
 /** Connects in the background; the URL (which may hold a password) is never logged. */
-export function connectRedis(url: string, logger: Logger): SharedRedis {
-  let up = false;
+export function connectRedis(url: string, logger: Logger, { commandTimeoutMs }: RedisOptions): SharedRedis {
+  /** The connection's own state (ioredis 'ready'), and whether its last command was answered in time. */
+  let ready = false;
+  let answering = true;
   // One warning per outage, however many errors and reconnection attempts it holds; the first
   // connection failing counts as an outage too.
   let inOutage = false;
   let closing = false;
   const lost = (reason: string) => {
-    up = false;
     if (closing || inOutage) return;
     inOutage = true;
     logger.warn(
@@ -38,30 +48,60 @@ export function connectRedis(url: string, logger: Logger): SharedRedis {
   const client = import('ioredis').then(({ Redis }) => {
     const connection = new Redis(url, {
       enableOfflineQueue: false,
-      commandTimeout: COMMAND_TIMEOUT_MS,
+      commandTimeout: commandTimeoutMs,
       connectTimeout: CONNECT_TIMEOUT_MS,
       maxRetriesPerRequest: 0,
       retryStrategy: (attempt) => Math.min(attempt * 100, MAX_RECONNECT_DELAY_MS),
     });
     connection.on('ready', () => {
-      up = true;
-      if (inOutage) logger.info('Redis is reachable again: the response cache and rate limits are shared again');
-      inOutage = false;
+      ready = true;
+      answering = true;
+      recovered();
     });
     // Without a listener an 'error' event would be thrown; each one is a failed (re)connection.
-    connection.on('error', (error: Error) => lost(error.message));
-    connection.on('close', () => lost('connection closed'));
+    connection.on('error', (error: Error) => {
+      ready = false;
+      lost(error.message);
+    });
+    connection.on('close', () => {
+      ready = false;
+      lost('connection closed');
+    });
     return connection;
   });
+  const recovered = () => {
+    if (!ready || !answering || !inOutage) return;
+    inOutage = false;
+    logger.info('Redis is reachable again: the response cache and rate limits are shared again');
+  };
+  const commandFailed = (error: unknown) => {
+    // Only a missed deadline: a refused command (a full Redis, a wrong type) says Redis answers.
+    if (!(error instanceof Error) || !/timed out/i.test(error.message)) return;
+    answering = false;
+    lost(`a command got no answer within ${commandTimeoutMs} ms`);
+  };
+  // The heartbeat: a PING on a ready connection, whose answer (or its missed deadline) decides
+  // whether Redis answers; unref'd, so it never keeps the process alive.
+  const heartbeat = setInterval(() => {
+    if (!ready || closing) return;
+    void client
+      .then((connection) => connection.ping())
+      .then(() => {
+        answering = true;
+        recovered();
+      }, commandFailed);
+  }, HEARTBEAT_MS);
+  heartbeat.unref();
 
   return {
     client: () => client,
     get up() {
-      return up;
+      return ready && answering && !closing;
     },
+    commandFailed,
     async close() {
       closing = true;
-      up = false;
+      clearInterval(heartbeat);
       (await client).disconnect();
     },
   };

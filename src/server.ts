@@ -67,7 +67,7 @@ export function createTradegraph({ config, logger, graphiqlHeaders = {}, schema 
   // The app-key too: a client header that carried it would put it in every log line and series.
   const clients = createClientIdentities({ maxNames: config.clientNamesMax, secrets: config.partnerAppKey ? [config.partnerAppKey] : [] });
   const partner = createPartnerApi(config, logger, metrics);
-  const redis = config.redisUrl === null ? null : connectRedis(config.redisUrl, logger);
+  const redis = config.redisUrl === null ? null : connectRedis(config.redisUrl, logger, { commandTimeoutMs: config.redisCommandTimeoutMs });
   if (redis) metrics.watchRedis(() => redis.up);
   // Filled from the manifest once Yoga's pipeline exists (below).
   const trustedDocuments: TrustedDocuments = new Map();

@@ -34,6 +34,8 @@ export interface TradegraphMetrics {
   watchCircuits(read: () => UpstreamCircuit[]): void;
   /** Reads whether the shared Redis is reachable at scrape time (only when REDIS_URL is set). */
   watchRedis(isUp: () => boolean): void;
+  /** Reads the in-process response cache's size at scrape time (only when it is on, without Redis). */
+  watchResponseCache(read: () => { bytes: number; entries: number }): void;
 }
 
 // Seconds; from a cache-hot facade call (~1 ms) to a partner call near the default 5 s timeout.
@@ -137,6 +139,24 @@ export function createMetrics(): TradegraphMetrics {
         registers: [registry],
         collect() {
           this.set(isUp() ? 1 : 0);
+        },
+      });
+    },
+    watchResponseCache(read) {
+      new Gauge({
+        name: 'tradegraph_response_cache_bytes',
+        help: "Bytes of answers' JSON the in-process response cache holds (at most RESPONSE_CACHE_MAX_BYTES).",
+        registers: [registry],
+        collect() {
+          this.set(read().bytes);
+        },
+      });
+      new Gauge({
+        name: 'tradegraph_response_cache_entries',
+        help: 'Answers the in-process response cache holds.',
+        registers: [registry],
+        collect() {
+          this.set(read().entries);
         },
       });
     },

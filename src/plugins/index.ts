@@ -95,9 +95,16 @@ export const PLUGIN_ORDER: readonly PluginEntry[] = [
   // After compiled execution: the cache runs the execute function with its own rewritten document.
   {
     name: 'response-cache',
-    build: ({ config, redis }) =>
+    build: ({ config, redis, metrics }) =>
       config.responseCacheTtlMs > 0
-        ? useTradegraphResponseCache({ ttlMs: config.responseCacheTtlMs, redis: redis ?? undefined, includeMetadata: !config.production })
+        ? useTradegraphResponseCache({
+            ttlMs: config.responseCacheTtlMs,
+            redis: redis ?? undefined,
+            includeMetadata: !config.production,
+            maxBytes: config.responseCacheMaxBytes,
+            maxEntryBytes: config.responseCacheMaxEntryBytes,
+            onInProcessStore: (store) => metrics.watchResponseCache(() => store),
+          })
         : [],
   },
 ];

@@ -27,13 +27,15 @@ const ANONYMOUS = 'anonymous';
 
 export function useRateLimit({ max, windowMs, redis }: RateLimitOptions): Plugin<TradegraphContext> {
   // Loaded on first use, and only when a limit is configured.
-  let limiter: Promise<RateLimiterAbstract> | undefined;
-  const limiterOf = () => (limiter ??= createLimiter({ max, windowMs, redis }));
+  let limiters: Promise<Limiters> | undefined;
+  const limitersOf = () => (limiters ??= createLimiters({ max, windowMs, redis }));
   return {
     async onParams({ request }) {
       const key = credentialKeyOf(request) ?? ANONYMOUS;
       try {
-        await (await limiterOf()).consume(key);
+        const { shared, own } = await limitersOf();
+        // While Redis is down (also hung, its connection still open) it is not asked at all.
+        await (shared && redis?.up ? shared : own).consume(key);
       } catch (refusal) {
         // A refusal is the limiter's answer; an Error is a failure of the limiter itself.
         if (refusal instanceof Error) throw refusal;
@@ -44,12 +46,18 @@ export function useRateLimit({ max, windowMs, redis }: RateLimitOptions): Plugin
   };
 }
 
-async function createLimiter({ max, windowMs, redis }: RateLimitOptions): Promise<RateLimiterAbstract> {
+/** The replica's own counts, and the counts shared through Redis (null without it). */
+interface Limiters {
+  own: RateLimiterAbstract;
+  shared: RateLimiterAbstract | null;
+}
+
+async function createLimiters({ max, windowMs, redis }: RateLimitOptions): Promise<Limiters> {
   const { RateLimiterMemory, RateLimiterRedis } = await import('rate-limiter-flexible');
   const limits = { points: max, duration: windowMs / 1000 };
   const ownCounts = new RateLimiterMemory(limits);
-  if (!redis) return ownCounts;
-  return new RateLimiterRedis({
+  if (!redis) return { own: ownCounts, shared: null };
+  const shared = new RateLimiterRedis({
     ...limits,
     storeClient: await redis.client(),
     keyPrefix: REDIS_KEY_PREFIX,
@@ -57,4 +65,5 @@ async function createLimiter({ max, windowMs, redis }: RateLimitOptions): Promis
     rejectIfRedisNotReady: true,
     insuranceLimiter: ownCounts,
   });
+  return { own: ownCounts, shared };
 }

@@ -2,12 +2,13 @@
 // RESPONSE_CACHE_TTL_MS, only ever for the same credential, in-process or shared by every replica
 // through Redis; cached GET reads carry an ETag and Cache-Control, and If-None-Match gets 304.
 import { hash } from 'node:crypto';
-import { createInMemoryCache, useResponseCache, type Cache } from '@graphql-yoga/plugin-response-cache';
+import { useResponseCache, type Cache } from '@graphql-yoga/plugin-response-cache';
 import stableStringify from 'fast-json-stable-stringify';
 import type { Plugin } from 'graphql-yoga';
 import type { TradegraphContext } from '../context.js';
 import { credentialKeyOf } from '../credentials.js';
 import type { SharedRedis } from '../redis.js';
+import { answerBytes, createInProcessStore, type InProcessStore } from './response-cache-store.js';
 
 export interface ResponseCacheOptions {
   ttlMs: number;
@@ -15,6 +16,12 @@ export interface ResponseCacheOptions {
   redis?: SharedRedis;
   /** Adds `extensions.responseCache` (hit, didCache, ttl) to answers; for development. */
   includeMetadata: boolean;
+  /** The in-process store's budget, in bytes of its answers' JSON (RESPONSE_CACHE_MAX_BYTES). */
+  maxBytes: number;
+  /** An answer larger than this is not cached, in-process or in Redis (RESPONSE_CACHE_MAX_ENTRY_BYTES). */
+  maxEntryBytes: number;
+  /** Told the in-process store once it exists, so that metrics can read its size. */
+  onInProcessStore?: (store: InProcessStore) => void;
 }
 
 /** The mark the plugin puts on an answer it served from the cache. */
@@ -29,8 +36,6 @@ function etagMatches(ifNoneMatch: string, etag: string): boolean {
   return ifNoneMatch.split(',').some((tag) => tag.trim() === '*' || bare(tag) === bare(etag));
 }
 
-/** Answers kept by one replica's in-process store, least recently used dropped first. */
-const IN_PROCESS_CACHE_ENTRIES = 1000;
 /** Every key this cache writes in Redis starts so; the rest is a SHA-256 hash. */
 export const REDIS_KEY_PREFIX = 'tradegraph:response:';
 
@@ -38,7 +43,15 @@ export const REDIS_KEY_PREFIX = 'tradegraph:response:';
  * Listed after the plugins that settle the document (trusted documents) and after compiled
  * execution: the cache hands the execute function a rewritten document, which must be the one run.
  */
-export function useTradegraphResponseCache({ ttlMs, redis, includeMetadata }: ResponseCacheOptions): Plugin<TradegraphContext>[] {
+export function useTradegraphResponseCache(options: ResponseCacheOptions): Plugin<TradegraphContext>[] {
+  const { ttlMs, redis, includeMetadata, maxBytes, maxEntryBytes } = options;
+  let store: Cache;
+  if (redis) store = resilientStore(redis, maxEntryBytes);
+  else {
+    const inProcess = createInProcessStore({ maxBytes, maxEntryBytes });
+    options.onInProcessStore?.(inProcess);
+    store = inProcess;
+  }
   // A request without a document text (an id not resolved to one) is never cached: the key would
   // not tell two such documents apart.
   const withoutText = new WeakSet<Request>();
@@ -89,7 +102,7 @@ export function useTradegraphResponseCache({ ttlMs, redis, includeMetadata }: Re
       enabled: cacheable,
       ttl: ttlMs,
       buildResponseCacheKey,
-      cache: redis ? resilientStore(redis) : serialisedOnce(entitiesIgnored(createInMemoryCache({ max: IN_PROCESS_CACHE_ENTRIES }))),
+      cache: store,
       includeExtensionMetadata: includeMetadata,
       // Mutations are never cached (the plugin's mutation path). Their "invalidation" is a no-op
       // below: the only mutation computes fees and changes nothing a cached read holds.
@@ -126,26 +139,8 @@ function entitiesIgnored(store: Cache, keyOf: (id: string) => string = (id) => i
   };
 }
 
-/**
- * An in-process answer is serialised once, not on every hit: Yoga writes a result with the
- * result's own `stringify` when it has one (as it does for graphql-jit's). Only the plain form
- * (data alone, as every client without metadata gets it) is kept; anything else is serialised as
- * usual.
- */
-function serialisedOnce(store: Cache): Cache {
-  return {
-    ...store,
-    set: (id, result, entities, ttl) => {
-      let text: string | undefined;
-      const stringify = (value: { errors?: unknown; extensions?: unknown }) =>
-        value.errors === undefined && value.extensions === undefined ? (text ??= JSON.stringify(value)) : JSON.stringify(value);
-      return store.set(id, Object.assign(result, { stringify }), entities, ttl);
-    },
-  };
-}
-
 /** The Redis store, bypassed while Redis is away: a failed read is a miss, a failed write is dropped. */
-function resilientStore(redis: SharedRedis): Cache {
+function resilientStore(redis: SharedRedis, maxEntryBytes: number): Cache {
   // Loaded with the connection, only when REDIS_URL is set.
   const loaded = Promise.all([import('@envelop/response-cache-redis'), redis.client()]).then(([{ createRedisCache }, client]) =>
     entitiesIgnored(createRedisCache({ redis: client }) as Cache, (id) => REDIS_KEY_PREFIX + id),
@@ -155,16 +150,18 @@ function resilientStore(redis: SharedRedis): Cache {
       if (!redis.up) return undefined;
       try {
         return await (await loaded).get(id);
-      } catch {
+      } catch (error) {
+        redis.commandFailed(error);
         return undefined;
       }
     },
     set: async (id, result, entities, ttl) => {
-      if (!redis.up) return;
+      if (!redis.up || answerBytes(result) > maxEntryBytes) return;
       try {
         await (await loaded).set(id, result, entities, ttl);
-      } catch {
+      } catch (error) {
         // Dropped: the next read of this answer goes upstream again.
+        redis.commandFailed(error);
       }
     },
     invalidate: () => undefined,

@@ -30,7 +30,7 @@ describe('a request whose operationName picks no operation of its document', () 
 describe('a body over MAX_BODY_BYTES', () => {
   let service: ServiceProcess;
   beforeAll(async () => {
-    service = await startServiceProcess({ NODE_ENV: 'production' });
+    service = await startServiceProcess({ NODE_ENV: 'production', PARTNER_SIMULATOR: 'embedded' });
   });
   afterAll(async () => {
     await service?.stop();

@@ -1,5 +1,5 @@
 // A real Debian redis-server for the tests that share state through Redis: one per test file, on a
-// free loopback port, without persistence, stopped (and restartable on the same port) at will.
+// free loopback port, without persistence, stopped (and restartable on the same port) or hung at will.
 // When the package is missing and the tests run as root, it is installed with apt-get, as Chromium is.
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
@@ -29,6 +29,12 @@ export interface RedisServer {
   start(): Promise<void>;
   /** Stops it (SIGTERM) and waits for the process to exit. */
   stop(): Promise<void>;
+  /** Hangs it (SIGSTOP): its port still accepts connections, and nothing is answered. */
+  pause(): void;
+  /** Lets a hung server run again (SIGCONT); it then answers what it was sent meanwhile. */
+  resume(): void;
+  /** The calls of one command (INFO commandstats) it has run since it started. */
+  commandCalls(command: string): Promise<number>;
   /** Every key and value it holds (strings and sets), for the secret checks. */
   dump(): Promise<{ key: string; value: string }[]>;
 }
@@ -67,6 +73,17 @@ export async function startRedisServer(): Promise<RedisServer> {
     url: `redis://127.0.0.1:${port}`,
     start,
     stop,
+    pause: () => void child?.kill('SIGSTOP'),
+    resume: () => void child?.kill('SIGCONT'),
+    async commandCalls(command) {
+      const client = new Redis(port, '127.0.0.1');
+      try {
+        const stats = await client.info('commandstats');
+        return Number(new RegExp(`^cmdstat_${command}:calls=(\\d+)`, 'm').exec(stats)?.[1] ?? 0);
+      } finally {
+        client.disconnect();
+      }
+    },
     async dump() {
       const client = new Redis(port, '127.0.0.1');
       try {

@@ -42,6 +42,9 @@ describe('loadConfig', () => {
       trustedDocuments: null,
       trustedDocumentsOnly: false,
       responseCacheTtlMs: 0,
+      responseCacheMaxBytes: 64 * 1024 * 1024,
+      responseCacheMaxEntryBytes: 2 * 1024 * 1024,
+      redisCommandTimeoutMs: 250,
       redisUrl: null,
       rateLimit: null,
     });
@@ -130,6 +133,8 @@ describe('loadConfig', () => {
     [{ REDIS_URL: 'redis://cache:6379/1.5' }, 'REDIS_URL'],
     [{ REDIS_URL: 'redis://cache:6379/1/2' }, 'REDIS_URL'],
     [{ REDIS_URL: 'redis://cache:6379?db=x' }, 'REDIS_URL'],
+    [{ RESPONSE_CACHE_MAX_BYTES: '1000' }, 'RESPONSE_CACHE_MAX_BYTES'],
+    [{ RESPONSE_CACHE_MAX_BYTES: '2097152', RESPONSE_CACHE_MAX_ENTRY_BYTES: '4194304' }, 'RESPONSE_CACHE_MAX_ENTRY_BYTES'],
   ])('refuses %o, naming %s', (env, variable) => {
     expect(() => loadConfig(env)).toThrow(new RegExp(`^Invalid configuration:[\\s\\S]*${variable}`));
   });

@@ -1,0 +1,72 @@
+// A hung Redis (SIGSTOP: its port accepts, nothing answers) is a Redis that is down: a command past
+// its deadline marks it down (readiness `redis: down`, the gauge 0, one warning), requests go on
+// without it, sending it nothing more, and once it answers again (SIGCONT) sharing resumes.
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { platformIdWithSize } from '../../src/simulator/data.js';
+import { InventoryPageDocument } from '../generated/graphql.js';
+import { startRedisServer, type RedisServer } from '../support/redis.js';
+import { expectNoGraphQLErrors, startTestkit, type Testkit } from '../support/testkit.js';
+
+const REQUESTS_WHILE_HUNG = 20;
+const page = (size: number) => ({ platformId: platformIdWithSize(size), appId: 730, first: 2 });
+
+let redis: RedisServer;
+let kit: Testkit;
+
+beforeAll(async () => {
+  redis = await startRedisServer();
+  kit = await startTestkit({
+    config: { redisUrl: redis.url, responseCacheTtlMs: 60_000, rateLimit: { max: 1000, windowMs: 60_000 } },
+  });
+  await vi.waitFor(() => expect(kit.service.redis!.up).toBe(true), { timeout: 15_000, interval: 50 });
+});
+
+afterAll(async () => {
+  redis?.resume();
+  await kit?.close();
+  await redis?.stop();
+});
+
+async function redisState(): Promise<{ readiness: unknown; gauge: string | undefined }> {
+  const readiness = ((await (await fetch(`${kit.url}/readiness`)).json()) as { redis?: string }).redis;
+  const metrics = await (await fetch(`${kit.url}/metrics`)).text();
+  return { readiness, gauge: /^tradegraph_redis_up (\d)$/m.exec(metrics)?.[1] };
+}
+
+const logged = (message: string) =>
+  kit.logs.map((line) => JSON.parse(line) as { msg?: string; level?: number }).filter((line) => line.msg?.startsWith(message));
+
+describe('a Redis that hangs', () => {
+  it('is marked down, is sent nothing more, fails no request, and is used again once it answers', async () => {
+    // Shared as usual first: a read, then the same read from the cache.
+    expectNoGraphQLErrors(await kit.execute(InventoryPageDocument, page(31), {}));
+    expect((await kit.execute(InventoryPageDocument, page(31), {})).extensions).toMatchObject({ responseCache: { hit: true } });
+    expect(await redisState()).toEqual({ readiness: 'up', gauge: '1' });
+    const getsBefore = await redis.commandCalls('get');
+
+    redis.pause();
+    let answered = 0;
+    for (let index = 0; index < REQUESTS_WHILE_HUNG; index++) {
+      const result = await kit.execute(InventoryPageDocument, page(40 + index), {});
+      expectNoGraphQLErrors(result);
+      if (result.data?.inventory?.items.edges.length === 2) answered += 1;
+    }
+    expect(answered).toBe(REQUESTS_WHILE_HUNG);
+    await vi.waitFor(async () => expect(await redisState()).toEqual({ readiness: 'down', gauge: '0' }), { timeout: 10_000, interval: 100 });
+    const warnings = logged('Redis is unreachable');
+    expect(warnings).toHaveLength(1);
+    expect(warnings[0]!.level).toBe(40);
+
+    redis.resume();
+    await vi.waitFor(async () => expect(await redisState()).toEqual({ readiness: 'up', gauge: '1' }), { timeout: 15_000, interval: 100 });
+    expect(logged('Redis is reachable again')).toHaveLength(1);
+    expect(logged('Redis is unreachable')).toHaveLength(1);
+    // What was sent before the deadline was missed reaches Redis now; the requests after it sent
+    // no lookup at all (twenty requests, at most the first one's lookup).
+    expect((await redis.commandCalls('get')) - getsBefore).toBeLessThanOrEqual(1);
+
+    // Shared again: a read is cached in Redis and served from it.
+    expectNoGraphQLErrors(await kit.execute(InventoryPageDocument, page(32), {}));
+    expect((await kit.execute(InventoryPageDocument, page(32), {})).extensions).toMatchObject({ responseCache: { hit: true } });
+  });
+});
