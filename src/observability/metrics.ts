@@ -143,22 +143,7 @@ export function createMetrics(): TradegraphMetrics {
       });
     },
     watchResponseCache(read) {
-      new Gauge({
-        name: 'tradegraph_response_cache_bytes',
-        help: "Bytes of answers' JSON the in-process response cache holds (at most RESPONSE_CACHE_MAX_BYTES).",
-        registers: [registry],
-        collect() {
-          this.set(read().bytes);
-        },
-      });
-      new Gauge({
-        name: 'tradegraph_response_cache_entries',
-        help: 'Answers the in-process response cache holds.',
-        registers: [registry],
-        collect() {
-          this.set(read().entries);
-        },
-      });
+      responseCacheGauges(registry, read);
     },
   };
 }
@@ -184,6 +169,26 @@ function clientMetrics(registry: Registry) {
   // Coordinates come from the schema's own deprecations, names are bounded: both sets are finite.
   const deprecatedUsageOf = seriesOf((field, clientName) => deprecatedUsage.labels({ field, client_name: clientName }));
   return { operation: clientOperationsOf, deprecatedUse: deprecatedUsageOf };
+}
+
+/** The in-process response cache's size, read at scrape time. */
+function responseCacheGauges(registry: Registry, read: () => { bytes: number; entries: number }): void {
+  new Gauge({
+    name: 'tradegraph_response_cache_bytes',
+    help: "Bytes of answers' JSON the in-process response cache holds (at most RESPONSE_CACHE_MAX_BYTES).",
+    registers: [registry],
+    collect() {
+      this.set(read().bytes);
+    },
+  });
+  new Gauge({
+    name: 'tradegraph_response_cache_entries',
+    help: 'Answers the in-process response cache holds.',
+    registers: [registry],
+    collect() {
+      this.set(read().entries);
+    },
+  });
 }
 
 /**
