@@ -53,7 +53,17 @@ async function main(): Promise<void> {
       graphiqlHeaders,
     }),
   );
-  const url = await service.listen(config.port, config.host);
+  const url = await service.listen(config.port, config.host).catch((error: NodeJS.ErrnoException) => {
+    const reason =
+      error.code === 'EADDRINUSE' ? 'is taken by another process'
+      : error.code === 'EACCES' ? 'needs privileges this process lacks'
+      : error.code === 'EADDRNOTAVAIL' ? 'is on an address this machine does not have (HOST)'
+      : null;
+    if (reason === null) throw error;
+    // One line naming the setting to change: a stack trace would say nothing more to an operator.
+    process.stderr.write(`tradegraph: port ${config.port} on ${config.host} ${reason}: set PORT (and HOST) to a free one.\n`);
+    process.exit(1);
+  });
   logger.info(
     { url, graphql: `${url}/graphql`, production: config.production },
     config.production ? 'tradegraph is serving' : `tradegraph is serving; GraphiQL at ${url}/graphql`,

@@ -1,10 +1,12 @@
-// The node:http server in front of Yoga: its own GET routes, the shedding of GraphQL requests past
-// the cap, and the body cap, in that order; every other request goes to Yoga.
+// The node:http server in front of Yoga: its own GET routes (405 for another method, 404 for a path
+// with no route), the shedding of GraphQL requests past the cap, and the body cap, in that order;
+// every other request goes to Yoga.
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Logger } from 'pino';
 import type { Config } from '../config.js';
 import { isBrowserVisit, sendHelp } from './help.js';
+import { answerClientErrors, refusalBody } from './refusals.js';
 import { acceptRequestBody } from './request-body.js';
 import type { Route } from './routes.js';
 import { sendJson } from './send-json.js';
@@ -46,12 +48,16 @@ export function createNodeServer({ config, logger, graphqlPath, help, routes, sh
         return;
       }
       const route = routes[path];
-      if (route && req.method === 'GET') {
+      if (route && (req.method === 'GET' || req.method === 'HEAD')) {
         void Promise.resolve(route(req, res)).catch((error: unknown) => {
           logger.error({ err: error }, 'route failed');
           if (!res.headersSent) sendJson(res, 500, { status: 'error' });
         });
         return;
+      }
+      if (route) return refuse(res, 405, `${path} answers GET only, not ${req.method}.`, { allow: 'GET, HEAD' });
+      if (path !== graphqlPath) {
+        return refuse(res, 404, `There is nothing at ${path.slice(0, 100)}: GraphQL is at ${graphqlPath}; also GET /health, /readiness, /metrics.`);
       }
       if (!shedding.admit(res)) return;
       void acceptRequestBody(req, res, config.maxBodyBytes).then((accepted) => {
@@ -60,6 +66,7 @@ export function createNodeServer({ config, logger, graphqlPath, help, routes, sh
     },
   );
   server.maxConnections = config.httpMaxConnections;
+  answerClientErrors(server);
   return server;
 }
 
@@ -72,6 +79,11 @@ export async function listen(server: Server, port: number, host: string): Promis
   const address = server.address() as AddressInfo;
   const shownHost = address.family === 'IPv6' ? `[${address.address}]` : address.address;
   return `http://${shownHost === '0.0.0.0' ? '127.0.0.1' : shownHost}:${address.port}`;
+}
+
+function refuse(res: ServerResponse, status: number, message: string, headers: Record<string, string> = {}): void {
+  res.writeHead(status, { 'content-type': 'application/json; charset=utf-8', ...headers });
+  res.end(refusalBody(message));
 }
 
 function pathOf(url: string | undefined): string {

@@ -12,6 +12,7 @@ import { useCompiledExecution } from './compiled-execution.js';
 import { useCsrfPrevention } from './csrf-prevention.js';
 import { useDeprecatedUsage } from './deprecated-usage.js';
 import { incrementalDeliveryValidation, useIncrementalDelivery } from './defer-stream.js';
+import { useRefusalBodies } from '../http/refusals.js';
 import { useErrorCodes } from './error-codes.js';
 import { operationLimitPlugins, operationLimitValidation } from './operation-limits.js';
 import { useOperationObservability } from './operation-observability.js';
@@ -77,6 +78,9 @@ export const PLUGIN_ORDER: readonly PluginEntry[] = [
   { name: 'production', build: ({ config }) => (config.production ? productionPlugins() : []) },
   // Gives code-less graphql-js errors a code as execution ends; no other plugin depends on its place.
   { name: 'error-codes', build: () => [useErrorCodes()] },
+  // Gives Yoga's bodiless refusals (406, 415) a JSON body with a code as the response leaves; it
+  // touches no other answer, so its place among the others does not matter.
+  { name: 'refusal-bodies', build: () => [useRefusalBodies<TradegraphContext>()] },
   // Before the cache, so that an answer from the cache counts against the budget too.
   {
     name: 'rate-limit',

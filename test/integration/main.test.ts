@@ -5,6 +5,7 @@ import { execFileSync, spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { setTimeout as delay } from 'node:timers/promises';
 import { readFileSync } from 'node:fs';
+import { createServer, type AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { beforeAll, describe, expect, it } from 'vitest';
@@ -155,4 +156,24 @@ it('refuses a number that is not in decimal digits and a Redis database that is 
   expect(output).toMatch(/MAX_BODY_BYTES: must be a whole number/);
   expect(output).toMatch(/REDIS_URL: must name its database as a whole number/);
   expect(output).not.toContain('hunter2');
+});
+
+it('exits 1 with one line naming PORT when the port is taken, without a stack trace', async () => {
+  const taken = createServer();
+  await new Promise<void>((resolve) => taken.listen(0, '127.0.0.1', resolve));
+  const { port } = taken.address() as AddressInfo;
+  try {
+    const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
+      cwd: ROOT,
+      env: { PATH: process.env.PATH, PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'silent' },
+      stdio: ['ignore', 'ignore', 'pipe'],
+    });
+    let stderr = '';
+    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+    const [code] = (await once(child, 'exit')) as [number | null];
+    expect(code).toBe(1);
+    expect(stderr).toBe(`tradegraph: port ${port} on 127.0.0.1 is taken by another process: set PORT (and HOST) to a free one.\n`);
+  } finally {
+    await new Promise((resolve) => taken.close(resolve));
+  }
 });

@@ -18,6 +18,7 @@ const ORDER = [
   'validation-cache',
   'production',
   'error-codes',
+  'refusal-bodies',
   'rate-limit',
   'compiled-execution',
   'response-cache',

@@ -1,0 +1,76 @@
+// Every refusal the service answers carries a JSON body with a code, as GraphQL's own errors do: a
+// client that logs `errors[0].extensions.code` learns why, whichever layer refused it. Three layers
+// would otherwise answer with an empty body: Yoga (406 for an Accept it cannot serve, 415 for a
+// content-type it cannot read), this service's router (a path or method it has no route for), and
+// Node's HTTP parser (a malformed request, headers that never finish, headers too large).
+import { STATUS_CODES, type Server } from 'node:http';
+import type { Socket } from 'node:net';
+import type { Plugin } from 'graphql-yoga';
+
+/** The code of every refusal made before GraphQL runs, as Yoga codes its own (405, a bad body). */
+export const REFUSAL_CODE = 'BAD_REQUEST';
+
+export function refusalBody(message: string): string {
+  return JSON.stringify({ errors: [{ message, extensions: { code: REFUSAL_CODE } }] });
+}
+
+/** What Yoga means by the empty answers it gives, said to the client. */
+function yogaRefusalMessage(status: number, request: Request, acceptable: string | null): string {
+  if (status === 415) {
+    const type = request.headers.get('content-type');
+    return `The content-type ${type ? `'${type.slice(0, 100)}'` : '(none)'} is not one this service reads: POST 'application/json', or GET with the operation in the query string.`;
+  }
+  if (status === 406) {
+    const accept = request.headers.get('accept') ?? '';
+    return `None of the media types this request accepts ('${accept.slice(0, 200)}') is one this service answers in${acceptable ? `: accept one of ${acceptable}` : ''}.`;
+  }
+  return `The request was refused with HTTP ${status} (${STATUS_CODES[status] ?? 'unknown status'}).`;
+}
+
+/** Gives Yoga's bodiless refusals (406, 415) a JSON body with the code; keeps status and headers. */
+export function useRefusalBodies<TContext extends object>(): Plugin<TContext> {
+  return {
+    onResponse({ request, response, setResponse, fetchAPI }) {
+      if (response.status < 400 || response.body !== null || response.headers.has('content-type')) return;
+      const headers = new fetchAPI.Headers(response.headers);
+      // Yoga's 406 lists what it could answer in its own `accept` header.
+      const acceptable = headers.get('accept')?.replace(/; charset=utf-8/g, '') ?? null;
+      headers.set('content-type', 'application/json; charset=utf-8');
+      setResponse(
+        new fetchAPI.Response(refusalBody(yogaRefusalMessage(response.status, request, acceptable)), {
+          status: response.status,
+          statusText: response.statusText,
+          headers,
+        }),
+      );
+    },
+  };
+}
+
+/**
+ * Node's answers to requests it cannot parse or that took too long to arrive (400, 408, 431), with
+ * a JSON body instead of none. As Node's own handler does, nothing is written on a connection that
+ * is gone or whose response has begun.
+ */
+export function answerClientErrors(server: Server): void {
+  server.on('clientError', (error: NodeJS.ErrnoException, socket: Socket) => {
+    const pending = (socket as Socket & { _httpMessage?: { headersSent?: boolean } })._httpMessage;
+    if (error.code === 'ECONNRESET' || !socket.writable || pending?.headersSent) {
+      socket.destroy();
+      return;
+    }
+    const status =
+      error.code === 'ERR_HTTP_REQUEST_TIMEOUT' ? 408
+      : error.code === 'HPE_HEADER_OVERFLOW' ? 431
+      : 400;
+    const message =
+      status === 408 ? 'The request did not arrive in time (HTTP_HEADERS_TIMEOUT_MS, HTTP_REQUEST_TIMEOUT_MS); the connection is closed.'
+      : status === 431 ? 'The request headers are larger than this service reads.'
+      : 'The request is not well-formed HTTP.';
+    const body = refusalBody(message);
+    socket.end(
+      `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\nconnection: close\r\ncontent-type: application/json; charset=utf-8\r\n` +
+        `content-length: ${Buffer.byteLength(body)}\r\n\r\n${body}`,
+    );
+  });
+}

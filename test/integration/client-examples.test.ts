@@ -1,0 +1,108 @@
+// The client examples a front-end team copies from docs/clients-and-graphql-over-http.md must work
+// as shown: each ```ts block that sets up a client is run as written (types stripped, its imports
+// bound to the installed packages, the example URL pointed at a live facade), its client queries
+// the demo inventory, listing fees included, and neither the client nor its cache may warn.
+import { readFileSync } from 'node:fs';
+import * as apolloClient from '@apollo/client';
+import * as apolloUtilities from '@apollo/client/utilities';
+import * as urqlCore from '@urql/core';
+import * as graphcache from '@urql/exchange-graphcache';
+import * as graphcacheExtras from '@urql/exchange-graphcache/extras';
+import { transform } from 'esbuild';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { InventoryPageDocument, InventoryWithFeesDocument } from '../generated/graphql.js';
+import { DEMO_ACCESS_TOKEN, DEMO_APP_ID, DEMO_PLATFORM_ID, assetIdAt, inventorySize } from '../../src/simulator/data.js';
+import { useTestkit } from '../support/testkit.js';
+
+const DOC = readFileSync(new URL('../../docs/clients-and-graphql-over-http.md', import.meta.url), 'utf8');
+const EXAMPLE_URL = 'https://tradegraph.example.com/graphql';
+const MODULES: Record<string, unknown> = {
+  '@apollo/client': apolloClient,
+  '@apollo/client/utilities': apolloUtilities,
+  '@urql/core': urqlCore,
+  '@urql/exchange-graphcache': graphcache,
+  '@urql/exchange-graphcache/extras': graphcacheExtras,
+};
+
+const blocks = [...DOC.matchAll(/```ts\n([\s\S]*?)```/g)].map((match) => match[1]!);
+const blockImporting = (module: string) => {
+  const found = blocks.filter((block) => block.includes(`from '${module}'`));
+  expect(found, `one ts block of the clients doc imports ${module}`).toHaveLength(1);
+  return found[0]!;
+};
+
+const kit = useTestkit();
+
+/**
+ * Runs an example as an async function body: its imports become bindings to MODULES, the example
+ * URL the live facade's, and `scope` supplies the names the prose leaves to the reader (token,
+ * the typed document, variables). Answers the values of `results`, by name.
+ */
+async function runExample(code: string, scope: Record<string, unknown>, results: string[]): Promise<Record<string, unknown>> {
+  const imports = [...code.matchAll(/^import (?:type )?\{([^}]*)\} from '([^']+)';$/gm)];
+  for (const [, , module] of imports) expect(Object.keys(MODULES), `the example imports ${module}`).toContain(module);
+  const body = code
+    .replace(/^import (?:type )?\{([^}]*)\} from '([^']+)';$/gm, (_line, names: string, module: string) => `const {${names.replace(/ as /g, ': ')}} = __modules['${module}'];`)
+    .replaceAll(EXAMPLE_URL, kit().graphqlUrl);
+  const { code: js } = await transform(body, { loader: 'ts' });
+  const names = ['__modules', ...Object.keys(scope)];
+  const AsyncFunction = Object.getPrototypeOf(async () => undefined).constructor as new (...args: string[]) => (...values: unknown[]) => Promise<Record<string, unknown>>;
+  const run = new AsyncFunction(...names, `${js}\nreturn { ${results.join(', ')} };`);
+  return run(MODULES, ...Object.values(scope));
+}
+
+/** Every console warning and error while an example runs: Graphcache reports missing keys there. */
+let warnings: string[] = [];
+beforeEach(() => {
+  warnings = [];
+  for (const method of ['warn', 'error'] as const) {
+    vi.spyOn(console, method).mockImplementation((...args: unknown[]) => void warnings.push(args.map(String).join(' ')));
+  }
+});
+afterEach(() => {
+  vi.restoreAllMocks();
+});
+
+const variables = { platformId: DEMO_PLATFORM_ID, appId: DEMO_APP_ID };
+
+describe('docs/clients-and-graphql-over-http.md examples', () => {
+  it('urql with Graphcache: pages with fees, merged, and no warning from the cache', async () => {
+    const { client } = (await runExample(blockImporting('@urql/core'), { token: DEMO_ACCESS_TOKEN }, ['client'])) as {
+      client: urqlCore.Client;
+    };
+    const first = await client.query(InventoryWithFeesDocument, { ...variables, first: 20, price: 500 }).toPromise();
+    expect(first.error).toBeUndefined();
+    const nodes = first.data!.inventory!.items.nodes;
+    expect(nodes).toHaveLength(20);
+    expect(nodes.every((node) => typeof node.listingFee?.fee === 'number')).toBe(true);
+
+    const page = await client.query(InventoryPageDocument, { ...variables, first: 50 }).toPromise();
+    const next = await client
+      .query(InventoryPageDocument, { ...variables, first: 50, after: page.data!.inventory!.items.pageInfo.endCursor })
+      .toPromise();
+    expect(next.error).toBeUndefined();
+    // relayPagination answers every page so far, merged.
+    expect(next.data!.inventory!.items.edges).toHaveLength(100);
+    expect(warnings).toEqual([]);
+  });
+
+  it('Apollo Client: fetchMore merges the next page into one list, and no warning', async () => {
+    const firstPage = (await (
+      await kit().post({ query: 'query($p: String!, $a: Int!) { inventory(platformId: $p, appId: $a) { items(first: 50) { pageInfo { endCursor } } } }', variables: { p: variables.platformId, a: variables.appId } })
+    ).json()) as { data: { inventory: { items: { pageInfo: { endCursor: string } } } } };
+    const { client, query } = (await runExample(
+      blockImporting('@apollo/client'),
+      { token: DEMO_ACCESS_TOKEN, InventoryPageDocument, ...variables, pageInfo: firstPage.data.inventory.items.pageInfo },
+      ['client', 'query'],
+    )) as { client: apolloClient.ApolloClient; query: apolloClient.ObservableQuery };
+    // The example's query was never subscribed, so the cache's one list holds the page fetchMore
+    // brought: items 50 to 99, merged in by the example's relayStylePagination policy.
+    expect(query.variables).toMatchObject({ ...variables, first: 50 });
+    const cached = client.readQuery({ query: InventoryPageDocument, variables: { ...variables, first: 50 } });
+    expect(cached?.inventory?.totalCount).toBe(inventorySize(DEMO_PLATFORM_ID));
+    expect(cached?.inventory?.items.edges.map((edge) => edge.node.assetId)).toEqual(
+      Array.from({ length: 50 }, (_, index) => assetIdAt(DEMO_PLATFORM_ID, DEMO_APP_ID, 50 + index)),
+    );
+    expect(warnings).toEqual([]);
+  });
+});

@@ -1,0 +1,108 @@
+// The HTTP status a client sees, as the docs state it (README.md, docs/limits-and-resilience.md,
+// docs/clients-and-graphql-over-http.md): a parse or validation error is 200 for a client whose
+// Accept prefers application/json or takes anything (curl, fetch), and 400 for one that prefers
+// application/graphql-response+json (Apollo Client, urql); and every non-2xx answer, whichever
+// layer gives it, has a JSON body with a code.
+import { connect } from 'node:net';
+import { describe, expect, it } from 'vitest';
+import { useTestkit } from '../support/testkit.js';
+
+const kit = useTestkit({ config: { maxBodyBytes: 1024 } });
+
+const ACCEPTS = [
+  ['no Accept header', null, 200, 'application/json'],
+  ["curl's and fetch's default, */*", '*/*', 200, 'application/json'],
+  ['application/json', 'application/json', 200, 'application/json'],
+  ["Apollo Client 4's default", 'application/graphql-response+json,application/json;q=0.9', 400, 'application/graphql-response+json'],
+  [
+    "urql 6's default",
+    'application/graphql-response+json, application/graphql+json, application/json, text/event-stream, multipart/mixed',
+    400,
+    'application/graphql-response+json',
+  ],
+  ['application/graphql-response+json', 'application/graphql-response+json', 400, 'application/graphql-response+json'],
+] as const;
+
+describe.each([
+  ['a parse error', '{ inventory(', 'GRAPHQL_PARSE_FAILED'],
+  ['a validation error', '{ nope }', 'GRAPHQL_VALIDATION_FAILED'],
+])('%s', (_case, query, code) => {
+  it.each(ACCEPTS)('is answered with the status the docs state to a client sending %s', async (_client, accept, status, mediaType) => {
+    const response = await fetch(kit().graphqlUrl, {
+      method: 'POST',
+      // undici's fetch adds `accept: */*` itself when none is given; an empty value stands for none.
+      headers: { 'content-type': 'application/json', accept: accept ?? '' },
+      body: JSON.stringify({ query }),
+    });
+    expect(response.status).toBe(status);
+    expect(response.headers.get('content-type')).toMatch(new RegExp(`^${mediaType.replace(/\+/g, '\\+')};`));
+    const body = (await response.json()) as { data?: unknown; errors: Array<{ extensions: { code: string } }> };
+    expect(body.data).toBeUndefined();
+    expect(body.errors[0]!.extensions.code).toBe(code);
+  });
+});
+
+/** Each non-2xx answer must be JSON with `errors[0].extensions.code`. */
+async function expectCodedRefusal(response: Response, status: number, code: string) {
+  expect(response.status).toBe(status);
+  expect(response.headers.get('content-type')).toMatch(/^application\/(graphql-response\+)?json; charset=utf-8$/);
+  const body = (await response.json()) as { errors: Array<{ message: string; extensions: { code: string } }> };
+  expect(body.errors).toHaveLength(1);
+  expect(body.errors[0]!.extensions.code).toBe(code);
+  expect(body.errors[0]!.message.length).toBeGreaterThan(10);
+  return body.errors[0]!.message;
+}
+
+describe('every non-2xx answer has a JSON body with a code', () => {
+  const post = (body: string, headers: Record<string, string>, path = '/graphql', method = 'POST') =>
+    fetch(`${kit().url}${path}`, { method, headers, body });
+
+  it('404: a path with no route', async () => {
+    const message = await expectCodedRefusal(await fetch(`${kit().url}/nope`), 404, 'BAD_REQUEST');
+    expect(message).toContain('/graphql');
+    await expectCodedRefusal(await post('{}', { 'content-type': 'application/json' }, '/nope'), 404, 'BAD_REQUEST');
+  });
+
+  it('405: a route asked with another method than GET, or /graphql with PUT', async () => {
+    const health = await post('{}', { 'content-type': 'application/json' }, '/health');
+    expect(health.headers.get('allow')).toBe('GET, HEAD');
+    await expectCodedRefusal(health, 405, 'BAD_REQUEST');
+    await expectCodedRefusal(await post('{"query":"{ __typename }"}', { 'content-type': 'application/json' }, '/graphql', 'PUT'), 405, 'BAD_REQUEST');
+  });
+
+  it('406: an Accept the service cannot answer in', async () => {
+    const response = await post('{"query":"{ __typename }"}', { 'content-type': 'application/json', accept: 'application/xml' });
+    expect(await expectCodedRefusal(response, 406, 'BAD_REQUEST')).toContain('application/json');
+  });
+
+  it('415: a content-type the service does not read', async () => {
+    const response = await post('<query/>', { 'content-type': 'application/xml' });
+    expect(await expectCodedRefusal(response, 415, 'BAD_REQUEST')).toContain("'application/xml'");
+  });
+
+  it('413: a body over MAX_BODY_BYTES', async () => {
+    const response = await post(JSON.stringify({ query: `{ __typename }${' '.repeat(2000)}` }), { 'content-type': 'application/json' });
+    await expectCodedRefusal(response, 413, 'OPERATION_LIMIT_EXCEEDED');
+  });
+
+  it('403: a GET without the CSRF header', async () => {
+    await expectCodedRefusal(await fetch(`${kit().graphqlUrl}?query=%7B__typename%7D`), 403, 'CSRF_HEADER_REQUIRED');
+  });
+
+  it('400: malformed JSON, and a request that is not HTTP', async () => {
+    await expectCodedRefusal(await post('{"query":', { 'content-type': 'application/json' }), 400, 'BAD_REQUEST');
+
+    const { hostname, port } = new URL(kit().url);
+    const raw = await new Promise<string>((resolve, reject) => {
+      let answer = '';
+      const socket = connect(Number(port), hostname, () => socket.write('NOT HTTP AT ALL\r\n\r\n'));
+      socket.on('data', (chunk: Buffer) => (answer += chunk.toString('utf8')));
+      socket.on('close', () => resolve(answer));
+      socket.on('error', reject);
+    });
+    expect(raw).toMatch(/^HTTP\/1\.1 400 Bad Request\r\n/);
+    expect(raw).toMatch(/content-type: application\/json; charset=utf-8/);
+    const body = JSON.parse(raw.slice(raw.indexOf('\r\n\r\n') + 4)) as { errors: Array<{ extensions: { code: string } }> };
+    expect(body.errors[0]!.extensions.code).toBe('BAD_REQUEST');
+  });
+});
