@@ -76,11 +76,20 @@ export async function loadSubgraphSdl(source: SubgraphSource): Promise<string> {
 
 /** The supergraph SDL of the given subgraphs; every composition error is in the thrown message. */
 export function composeSupergraph(subgraphs: Array<{ name: string; url: string; sdl: string }>): string {
+  return compose(subgraphs).supergraphSdl;
+}
+
+/** The schema clients of the composed supergraph see: its SDL without the federation's own types. */
+export function composeApiSchema(subgraphs: Array<{ name: string; url: string; sdl: string }>): string {
+  return compose(subgraphs).publicSdl;
+}
+
+function compose(subgraphs: Array<{ name: string; url: string; sdl: string }>) {
   const result = composeServices(subgraphs.map(({ name, url, sdl }) => ({ name, url, typeDefs: parse(sdl) })));
   if (compositionHasErrors(result)) {
     throw new SupergraphError(`The subgraphs do not compose:\n  ${result.errors.map((error) => error.message).join('\n  ')}`);
   }
-  return result.supergraphSdl;
+  return result;
 }
 
 /** Composes the subgraphs a config names and writes the supergraph; answers where it went. */

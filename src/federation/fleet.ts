@@ -1,0 +1,243 @@
+// `npm run fleet`: the production topology on one machine, for trying it out. The partner simulator,
+// a real redis-server, two replicas of the service sharing it (response cache and rate limits on),
+// a round-robin balancer in front of them, and Hive Gateway in front of that on PORT, serving the
+// schema of a supergraph composed at start. Everything but the gateway listens on a port the system picks, so
+// nothing collides. It prints what runs where; SIGINT (Ctrl-C) or SIGTERM stops every process it
+// started, Redis included, and it stops them all as well when any one of them dies.
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
+import { once } from 'node:events';
+import { existsSync } from 'node:fs';
+import { createServer, request as httpRequest, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { createServer as createNetServer, type AddressInfo } from 'node:net';
+import { join } from 'node:path';
+import { createInterface } from 'node:readline';
+import { fileURLToPath } from 'node:url';
+import { createGatewayRuntime } from '@graphql-hive/gateway';
+import { gatewayConfig } from '../../gateway.config.js';
+import { composeApiSchema, loadSubgraphSdl } from './compose.js';
+
+const ROOT = fileURLToPath(new URL('../..', import.meta.url));
+/** Where Debian's package puts it, and where the PATH may. */
+const REDIS_SERVER_PATHS = ['/usr/bin/redis-server', '/usr/sbin/redis-server', '/usr/local/bin/redis-server'];
+/** How long one process may take to say it is ready before the fleet gives up. */
+const READY_TIMEOUT_MS = 60_000;
+const REPLICAS = 2;
+
+interface Started {
+  name: string;
+  child: ChildProcess;
+  exited: Promise<void>;
+}
+
+const started: Started[] = [];
+let gatewayServer: Server | null = null;
+let balancerServer: Server | null = null;
+let disposeGateway: (() => Promise<void>) | null = null;
+let stopping = false;
+
+const say = (line: string) => process.stdout.write(`fleet: ${line}\n`);
+
+/** Starts a child process and resolves with the first output line `ready` accepts. */
+function startProcess(name: string, command: string, args: string[], env: Record<string, string>, ready: (line: string) => boolean) {
+  const child = spawn(command, args, { cwd: ROOT, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  const exited = once(child, 'exit').then(([code, signal]) => {
+    if (!stopping) {
+      say(`${name} exited (${code ?? signal}) on its own: stopping the fleet`);
+      void stop(1);
+    }
+  });
+  started.push({ name, child, exited });
+  return new Promise<string>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`${name} was not ready within ${READY_TIMEOUT_MS / 1000} s`)), READY_TIMEOUT_MS);
+    let seen = '';
+    for (const stream of [child.stdout!, child.stderr!]) {
+      createInterface({ input: stream }).on('line', (line) => {
+        // Warnings and errors of the fleet's processes are shown; their routine lines are not.
+        const shown = line.startsWith('{') ? /"level":(40|50|60)\b/.test(line) : /\b(error|fatal)\b/i.test(line);
+        if (shown) process.stdout.write(`[${name}] ${line}\n`);
+        seen += `${line}\n`;
+        if (ready(line)) {
+          clearTimeout(timer);
+          resolve(line);
+        }
+      });
+    }
+    child.once('exit', (code) => {
+      clearTimeout(timer);
+      reject(new Error(`${name} exited (${code}) before it was ready:\n${seen}`));
+    });
+  });
+}
+
+/** Debian's redis-server; installed with apt-get when missing and this process may (root), as CI does. */
+function findRedisServer(): string {
+  const found = REDIS_SERVER_PATHS.find((path) => existsSync(path));
+  if (found) return found;
+  if (process.getuid?.() === 0 && existsSync('/usr/bin/apt-get')) {
+    say("redis-server is missing: installing Debian's package (apt-get install redis-server)");
+    const apt = (args: string[]) =>
+      execFileSync('apt-get', args, { stdio: ['ignore', 'inherit', 'inherit'], env: { ...process.env, DEBIAN_FRONTEND: 'noninteractive' } });
+    apt(['update', '-qq']);
+    apt(['install', '-y', '-qq', 'redis-server']);
+    const installed = REDIS_SERVER_PATHS.find((path) => existsSync(path));
+    if (installed) return installed;
+  }
+  throw new Error(
+    'redis-server is not installed. On Debian or Ubuntu: sudo apt-get install redis-server (elsewhere: your package manager, or https://redis.io/docs/latest/operate/oss_and_stack/install/), then npm run fleet again.',
+  );
+}
+
+/** A loopback port nothing listens on now (redis-server needs its port named). */
+async function freePort(): Promise<number> {
+  const server = createNetServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  await new Promise((resolve) => server.close(resolve));
+  return port;
+}
+
+/**
+ * The load balancer a deployment puts between the gateway and the replicas, as small as it gets:
+ * each request goes to the next replica in turn, streamed both ways (so @defer's parts pass as
+ * they come).
+ */
+function startBalancer(replicas: URL[]): Promise<string> {
+  let next = 0;
+  const server = createServer((req: IncomingMessage, res: ServerResponse) => {
+    const target = replicas[next++ % replicas.length]!;
+    const upstream = httpRequest(
+      { host: target.hostname, port: target.port, method: req.method, path: req.url, headers: req.headers },
+      (answer) => {
+        res.writeHead(answer.statusCode ?? 502, answer.headers);
+        answer.pipe(res);
+      },
+    );
+    upstream.on('error', () => {
+      if (!res.headersSent) res.writeHead(502, { 'content-type': 'application/json; charset=utf-8' });
+      res.end(JSON.stringify({ errors: [{ message: `Replica ${target.host} did not answer.`, extensions: { code: 'UPSTREAM_UNAVAILABLE' } }] }));
+    });
+    req.pipe(upstream);
+  });
+  balancerServer = server;
+  return new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve(`http://127.0.0.1:${(server.address() as AddressInfo).port}`)));
+}
+
+async function start(): Promise<void> {
+  const port = Number(process.env.PORT ?? 4000);
+  const host = process.env.HOST ?? '127.0.0.1';
+  if (!Number.isInteger(port) || port < 0 || port > 65_535) throw new Error(`PORT: must be a whole number from 0 to 65535`);
+  const redisServer = findRedisServer();
+  const node = process.execPath;
+  const tsx = ['--import', 'tsx'];
+
+  const simulatorEnv = { SIMULATOR_PORT: '0' };
+  const simulatorLine = await startProcess('simulator', node, [...tsx, 'src/simulator/main.ts'], simulatorEnv, (line) =>
+    line.startsWith('partner simulator listening on '),
+  );
+  const simulatorUrl = simulatorLine.slice('partner simulator listening on '.length).trim();
+
+  const redisPort = await freePort();
+  await startProcess(
+    'redis-server',
+    redisServer,
+    ['--port', String(redisPort), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'],
+    {},
+    (line) => line.includes('Ready to accept connections'),
+  );
+  const redisUrl = `redis://127.0.0.1:${redisPort}`;
+
+  const replicaUrls = await Promise.all(
+    Array.from({ length: REPLICAS }, async (_, index) => {
+      const line = await startProcess(
+        `replica-${index + 1}`,
+        node,
+        [...tsx, 'src/main.ts'],
+        {
+          PORT: '0',
+          HOST: '127.0.0.1',
+          NODE_ENV: 'development',
+          LOG_LEVEL: process.env.LOG_LEVEL ?? 'info',
+          PARTNER_API_URL: simulatorUrl,
+          // The simulator's demo merchant key (docs/simulator.md), unless one is given.
+          PARTNER_APP_KEY: process.env.PARTNER_APP_KEY ?? 'demo-app-key',
+          REDIS_URL: redisUrl,
+          RESPONSE_CACHE_TTL_MS: process.env.RESPONSE_CACHE_TTL_MS ?? '10000',
+          RATE_LIMIT_MAX: process.env.RATE_LIMIT_MAX ?? '600',
+          RATE_LIMIT_WINDOW_MS: process.env.RATE_LIMIT_WINDOW_MS ?? '60000',
+        },
+        (text) => text.includes('"msg":"tradegraph is serving'),
+      );
+      return new URL((JSON.parse(line) as { url: string }).url);
+    }),
+  );
+  const balancerUrl = await startBalancer(replicaUrls);
+
+  // Composed at start by the repository's own composition (the same as `npm run supergraph`). The
+  // gateway serves the composed API schema and proxies each operation whole to the one subgraph,
+  // so @defer and @stream are the service's own (one fee call for a page, as without a gateway).
+  // In supergraph mode Hive Gateway 2.15 plans a deferred fragment of this subgraph away and
+  // answers its fields as null without an error (graphql-hive/gateway#1675 shows the symptom).
+  const subgraph = { name: 'tradegraph', url: `${balancerUrl}/graphql`, sdl: join(ROOT, 'schema') };
+  const apiSchema = composeApiSchema([{ ...subgraph, sdl: await loadSubgraphSdl(subgraph) }]);
+  // The repository's gateway.config.ts settings: the caller's Authorization passed on, @defer on.
+  const gateway = createGatewayRuntime({
+    proxy: { endpoint: subgraph.url },
+    schema: apiSchema,
+    propagateHeaders: gatewayConfig.propagateHeaders,
+    deferStream: gatewayConfig.deferStream,
+    logging: 'warn',
+  });
+  disposeGateway = async () => gateway.dispose();
+  const server = createServer((req, res) => void gateway.requestListener(req, res));
+  gatewayServer = server;
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', (error: NodeJS.ErrnoException) =>
+      reject(error.code === 'EADDRINUSE' ? new Error(`port ${port} on ${host} is taken by another process: set PORT to a free one`) : error),
+    );
+    server.listen(port, host, resolve);
+  });
+  const gatewayPort = (server.address() as AddressInfo).port;
+  const shownHost = host === '0.0.0.0' ? '127.0.0.1' : host;
+
+  const rows = [
+    ['Hive Gateway', `http://${shownHost}:${gatewayPort}/graphql`, '@defer/@stream on, Authorization passed on'],
+    ['balancer', balancerUrl, 'round robin over the replicas'],
+    ...replicaUrls.map((url, index) => [`replica-${index + 1}`, `${url.origin}/graphql`, `pid ${started.find((s) => s.name === `replica-${index + 1}`)!.child.pid}`]),
+    ['redis-server', redisUrl, `pid ${started.find((s) => s.name === 'redis-server')!.child.pid}`],
+    ['partner simulator', simulatorUrl, `pid ${started.find((s) => s.name === 'simulator')!.child.pid}`],
+  ];
+  say('up; what runs where:');
+  for (const [name, url, note] of rows) process.stdout.write(`  ${name!.padEnd(18)} ${url!.padEnd(36)} ${note}\n`);
+  say(`try: curl -s http://${shownHost}:${gatewayPort}/graphql -H 'content-type: application/json' -H 'authorization: Bearer demo-access-token' -d '{"query":"{ inventory(platformId: \\"76561198000000240\\", appId: 730) { totalCount } }"}'`);
+  say('Ctrl-C stops all of it');
+}
+
+/** Stops the gateway, then every process (SIGTERM, which each of them takes as a graceful stop). */
+async function stop(code: number): Promise<void> {
+  if (stopping) return;
+  stopping = true;
+  say('stopping');
+  const closing = [gatewayServer, balancerServer].map(
+    (server) =>
+      new Promise<void>((resolve) => {
+        if (!server?.listening) return resolve();
+        server.close(() => resolve());
+        server.closeAllConnections();
+      }),
+  );
+  await Promise.all(closing);
+  await disposeGateway?.().catch(() => undefined);
+  for (const { child } of started) if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');
+  await Promise.all(started.map(({ exited }) => exited));
+  say('stopped');
+  process.exit(code);
+}
+
+// Every signal is heard, once: Ctrl-C under npm arrives twice (the terminal's and npm's forward).
+process.on('SIGINT', () => void stop(0));
+process.on('SIGTERM', () => void stop(0));
+
+start().catch((error: unknown) => {
+  process.stderr.write(`fleet: ${error instanceof Error ? error.message : String(error)}\n`);
+  void stop(1);
+});
