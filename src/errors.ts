@@ -78,6 +78,11 @@ export function quote(value: string, max = 64): string {
   return value.length > max ? `${value.slice(0, max)}…` : value;
 }
 
+/** A value of a client's JSON input (a gateway's representation) as quoted JSON text; `absent` when there is none. */
+export function quoteJson(value: unknown, absent: string): string {
+  return value === undefined ? absent : `'${quote(JSON.stringify(value) ?? String(value))}'`;
+}
+
 export class BadUserInputError extends TradegraphError {
   readonly code = ErrorCode.BAD_USER_INPUT;
   constructor(message: string, argumentName?: string) {

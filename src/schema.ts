@@ -33,11 +33,9 @@ export function loadTypeDefs(): DocumentNode {
 
 /**
  * The executable schema of the given SDL (schema/ when omitted). The prices the cost limit reads
- * are the SDL's `@cost` and `@listSize`: a schema built from other SDL is priced by it. Without
- * resolvers when only its shape is wanted (`npm run schema:check`).
+ * are the SDL's `@cost` and `@listSize`: a schema built from other SDL is priced by it.
  */
-export function buildSchema(typeDefs: DocumentNode = loadTypeDefs(), withResolvers = true): GraphQLSchema {
-  if (!withResolvers) return buildSubgraphSchema([{ typeDefs }]);
+export function buildSchema(typeDefs: DocumentNode = loadTypeDefs()): GraphQLSchema {
   // `_entities` is the library's, with each representation checked first (resolvers/references.ts).
   const withEntities = { ...resolvers, Query: { ...resolvers.Query, _entities: entities } };
   return buildSubgraphSchema([{ typeDefs, resolvers: withEntities as GraphQLResolverMap<unknown> }]);

@@ -9,7 +9,7 @@ import { isBrowserVisit, sendHelp } from './help.js';
 import { answerClientErrors, refusalBody } from './refusals.js';
 import { acceptRequestBody } from './request-body.js';
 import type { Route } from './routes.js';
-import { sendJson } from './send-json.js';
+import { sendJson, sendJsonText } from './send-json.js';
 import type { LoadShedding } from './shedding.js';
 import type { Shutdown } from './shutdown.js';
 
@@ -82,8 +82,7 @@ export async function listen(server: Server, port: number, host: string): Promis
 }
 
 function refuse(res: ServerResponse, status: number, message: string, headers: Record<string, string> = {}): void {
-  res.writeHead(status, { 'content-type': 'application/json; charset=utf-8', ...headers });
-  res.end(refusalBody(message));
+  sendJsonText(res, status, refusalBody(message), headers);
 }
 
 function pathOf(url: string | undefined): string {

@@ -8,7 +8,7 @@ import type { Socket } from 'node:net';
 import type { Plugin } from 'graphql-yoga';
 
 /** The code of every refusal made before GraphQL runs, as Yoga codes its own (405, a bad body). */
-export const REFUSAL_CODE = 'BAD_REQUEST';
+const REFUSAL_CODE = 'BAD_REQUEST';
 
 export function refusalBody(message: string): string {
   return JSON.stringify({ errors: [{ message, extensions: { code: REFUSAL_CODE } }] });

@@ -2,6 +2,7 @@
 // body over the cap is answered HTTP 413 and never buffered past the cap.
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { OperationLimitError } from '../errors.js';
+import { errorBody } from './send-json.js';
 
 /**
  * How long a refused body is still read, and discarded, after its 413 is written, as nginx's
@@ -58,9 +59,7 @@ export async function acceptRequestBody(req: IncomingMessage, res: ServerRespons
 
 function refuseTooLarge(req: IncomingMessage, res: ServerResponse, maxBytes: number): void {
   const error = new OperationLimitError('bodyBytes', `The request body is larger than ${maxBytes} bytes, the most this service accepts.`, maxBytes);
-  // Printed as Yoga prints it (sendError in send-json.ts), without the `http` extension.
-  const { http: _http, ...extensions } = error.extensions;
-  const text = JSON.stringify({ errors: [{ message: error.message, extensions }] });
+  const text = errorBody(error);
   // The whole answer goes out now; the response ends (and the connection closes) once the rest of
   // the body has been read and dropped, or after LINGER_MS, whichever comes first.
   res.writeHead(413, { 'content-type': 'application/json; charset=utf-8', 'content-length': Buffer.byteLength(text), connection: 'close' });

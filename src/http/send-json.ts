@@ -3,7 +3,11 @@ import type { OutgoingHttpHeaders, ServerResponse } from 'node:http';
 import type { TradegraphError } from '../errors.js';
 
 export function sendJson(res: ServerResponse, status: number, body: unknown, headers: OutgoingHttpHeaders = {}): void {
-  const text = JSON.stringify(body);
+  sendJsonText(res, status, JSON.stringify(body), headers);
+}
+
+/** Answers JSON text already written (a refusal's body, made once). */
+export function sendJsonText(res: ServerResponse, status: number, text: string, headers: OutgoingHttpHeaders = {}): void {
   res.writeHead(status, {
     'content-type': 'application/json; charset=utf-8',
     'content-length': Buffer.byteLength(text),
@@ -13,10 +17,15 @@ export function sendJson(res: ServerResponse, status: number, body: unknown, hea
 }
 
 /**
- * Refuses a request before Yoga sees it with one of the API's own errors, printed as Yoga prints
- * it: message and extensions, without the `http` extension that only tells Yoga the status.
+ * One of the API's own errors as a response body, printed as Yoga prints it: message and
+ * extensions, without the `http` extension that only tells Yoga the status.
  */
-export function sendError(res: ServerResponse, status: number, error: TradegraphError, headers: OutgoingHttpHeaders = {}): void {
+export function errorBody(error: TradegraphError): string {
   const { http: _http, ...extensions } = error.extensions;
-  sendJson(res, status, { errors: [{ message: error.message, extensions }] }, headers);
+  return JSON.stringify({ errors: [{ message: error.message, extensions }] });
+}
+
+/** Refuses a request before Yoga sees it with one of the API's own errors. */
+export function sendError(res: ServerResponse, status: number, error: TradegraphError, headers: OutgoingHttpHeaders = {}): void {
+  sendJsonText(res, status, errorBody(error), headers);
 }

@@ -2,7 +2,7 @@
 // its body is read, rather than queued behind the operations being worked on.
 import type { ServerResponse } from 'node:http';
 import { OverloadedError } from '../errors.js';
-import { sendError } from './send-json.js';
+import { errorBody, sendJsonText } from './send-json.js';
 
 export interface LoadShedding {
   /** Admits a request, counting it until its answer ends; or answers it 503 and returns false. */
@@ -12,10 +12,14 @@ export interface LoadShedding {
 export function createLoadShedding(maxInFlight: number): LoadShedding {
   let inFlight = 0;
   const ended = () => (inFlight -= 1);
+  // The refusal depends on the cap alone: made once, not for each request turned away while saturated.
+  const overloaded = new OverloadedError(`The service is working on ${maxInFlight} operations, the most it takes at once; retry in 1 s.`, 1);
+  const refusal = errorBody(overloaded);
+  const refusalHeaders = { 'retry-after': String(overloaded.retryAfter) };
   return {
     admit(res) {
       if (inFlight >= maxInFlight) {
-        refuseOverloaded(res, maxInFlight);
+        sendJsonText(res, 503, refusal, refusalHeaders);
         return false;
       }
       inFlight += 1;
@@ -23,9 +27,4 @@ export function createLoadShedding(maxInFlight: number): LoadShedding {
       return true;
     },
   };
-}
-
-function refuseOverloaded(res: ServerResponse, cap: number): void {
-  const error = new OverloadedError(`The service is working on ${cap} operations, the most it takes at once; retry in 1 s.`, 1);
-  sendError(res, 503, error, { 'retry-after': String(error.retryAfter) });
 }

@@ -1,6 +1,6 @@
 // Objects named by reference rather than by arguments: a global id (`Query.node`) or an entity
 // representation a federation gateway sends (`_entities`). Both are checked like arguments.
-import { BadUserInputError, quote } from '../errors.js';
+import { BadUserInputError, quote, quoteJson } from '../errors.js';
 import { decodeGlobalId, type GlobalId } from '../global-id.js';
 import { loadInventoryItem } from './item-by-id.js';
 import { toInventoryRef, type InventoryItemModel, type InventoryRef } from './model.js';
@@ -25,10 +25,10 @@ export function inventoryOfReference(reference: Record<string, unknown>): Invent
   if ('id' in reference) return inventoryOf(decodeReferenceId(reference.id, 'Inventory'));
   const { platformId, appId } = reference;
   if (typeof platformId !== 'string') {
-    throw new BadUserInputError(`An Inventory reference needs 'platformId' as a string, or 'id'; got ${shown(platformId)}.`, 'platformId');
+    throw new BadUserInputError(`An Inventory reference needs 'platformId' as a string, or 'id'; got ${quoteJson(platformId, 'nothing')}.`, 'platformId');
   }
   if (typeof appId !== 'number' || !Number.isInteger(appId) || Math.abs(appId) > 2 ** 31 - 1) {
-    throw new BadUserInputError(`An Inventory reference needs 'appId' as an Int; got ${shown(appId)}.`, 'appId');
+    throw new BadUserInputError(`An Inventory reference needs 'appId' as an Int; got ${quoteJson(appId, 'nothing')}.`, 'appId');
   }
   return toInventoryRef(platformId, appId);
 }
@@ -42,11 +42,9 @@ export async function loadInventoryItemOfReference(
 }
 
 function decodeReferenceId<T extends GlobalId['type']>(id: unknown, type: T): Extract<GlobalId, { type: T }> {
-  if (typeof id !== 'string') throw new BadUserInputError(`A ${type} reference needs 'id' as a string; got ${shown(id)}.`, 'id');
+  if (typeof id !== 'string') throw new BadUserInputError(`A ${type} reference needs 'id' as a string; got ${quoteJson(id, 'nothing')}.`, 'id');
   const decoded = decodeGlobalId(id);
   if (decoded.type !== type) throw new BadUserInputError(`Id '${quote(id)}' is not the id of an ${type}.`, 'id');
   return decoded as Extract<GlobalId, { type: T }>;
 }
 
-/** A representation's value as JSON text, quoted the way errors quote input. */
-const shown = (value: unknown) => (value === undefined ? 'nothing' : `'${quote(JSON.stringify(value))}'`);

@@ -296,6 +296,8 @@ function fieldPrice(compile: Compile, field: GraphQLField<unknown, unknown>, nod
     if (weight === 0) return children;
     return children ? (variables) => weight + children(variables, 1) : () => weight;
   }
+  // A free list with nothing priced below it (the fee payload's `fees`) costs nothing per request.
+  if (weight === 0 && !input && !children) return null;
   return (variables) => {
     const size = slice(variables);
     const arguments_ = input ? input(variables, size) : 0;
@@ -342,9 +344,17 @@ function entitiesPrice(compile: Compile, field: GraphQLField<unknown, unknown>, 
   const children =
     node.selectionSet && isCompositeType(childType) ? selectionSetPrice(compile, node.selectionSet, childType, NOTHING_SIZED) : null;
   const representations = argumentOf(compile, field, node, 'representations');
+  // Read once per evaluation though both the price and the representation count ask for it:
+  // evaluate() asks both of the same variables object, one after the other.
+  let countedFor: Record<string, unknown> | undefined;
+  let counted = 0;
   const count: Price = (variables) => {
-    const value = representations(variables);
-    return Array.isArray(value) ? value.length : 0;
+    if (variables !== countedFor) {
+      const value = representations(variables);
+      counted = Array.isArray(value) ? value.length : 0;
+      countedFor = variables;
+    }
+    return counted;
   };
   compile.representations.push(count);
   return (variables) => count(variables, 1) * (weight + (children ? children(variables, 1) : 0));

@@ -1,7 +1,7 @@
 // Entity references resolve as items of `_entities`, a list the gateway reads by position.
 import { entitiesResolver } from '@apollo/subgraph';
 import { isUnionType, type GraphQLFieldResolver, type GraphQLSchema } from 'graphql';
-import { BadUserInputError, quote } from '../errors.js';
+import { BadUserInputError, quoteJson } from '../errors.js';
 import type { ReferenceResolver } from '../generated/resolvers-types.js';
 
 /**
@@ -62,19 +62,18 @@ function entityTypesOf(schema: GraphQLSchema): ReadonlySet<string> {
 }
 
 function refusalOf(representation: unknown, index: number, entityTypes: ReadonlySet<string>): BadUserInputError | null {
-  const expected = `an object whose '__typename' is an entity type of this subgraph (${[...entityTypes].join(', ')})`;
+  // Worded only for a refusal: a good representation, the usual case, needs no message.
+  const refuse = (got: string) =>
+    new BadUserInputError(
+      `Representation ${index} must be an object whose '__typename' is an entity type of this subgraph (${[...entityTypes].join(', ')}); ${got}.`,
+      'representations',
+    );
   if (typeof representation !== 'object' || representation === null || Array.isArray(representation)) {
-    return new BadUserInputError(`Representation ${index} must be ${expected}; got ${shown(representation)}.`, 'representations');
+    return refuse(`got ${quoteJson(representation, 'missing')}`);
   }
   const typename = (representation as Record<string, unknown>).__typename;
   if (typeof typename !== 'string' || !entityTypes.has(typename)) {
-    return new BadUserInputError(
-      `Representation ${index} must be ${expected}; its '__typename' is ${shown(typename)}.`,
-      'representations',
-    );
+    return refuse(`its '__typename' is ${quoteJson(typename, 'missing')}`);
   }
   return null;
 }
-
-/** A representation's value as JSON text, quoted the way errors quote input. */
-const shown = (value: unknown) => (value === undefined ? 'missing' : `'${quote(JSON.stringify(value) ?? String(value))}'`);

@@ -3,6 +3,7 @@
 // so that a change which breaks a document a front end has already shipped is caught before it lands.
 import { readFileSync, globSync } from 'node:fs';
 import { relative, resolve } from 'node:path';
+import { buildSubgraphSchema } from '@apollo/subgraph';
 import { CriticalityLevel, diff, type Change } from '@graphql-inspector/core';
 import { useDeferStream } from '@graphql-yoga/plugin-defer-stream';
 import {
@@ -17,7 +18,7 @@ import {
   type ValidationRule,
 } from 'graphql';
 import { coordinatesUsedBy, fragmentsSpreadBy } from '../observability/field-usage.js';
-import { buildSchema, typeDefsOf } from '../schema.js';
+import { typeDefsOf } from '../schema.js';
 
 export type SchemaFiles = ReadonlyArray<{ name: string; sdl: string }>;
 
@@ -66,7 +67,8 @@ export interface CheckResult {
  * src/schema.ts builds, with @defer and @stream added as the service's Yoga plugin adds them.
  */
 export function servedSchemaOf(files: SchemaFiles): GraphQLSchema {
-  let schema = buildSchema(typeDefsOf(files), false);
+  // Only its shape is compared and validated against: no resolvers.
+  let schema = buildSubgraphSchema([{ typeDefs: typeDefsOf(files) }]);
   useDeferStream().onSchemaChange?.({
     schema,
     replaceSchema: (replaced: GraphQLSchema) => (schema = replaced),
