@@ -1,7 +1,7 @@
 // The service's configuration, read from the environment once at start and validated: a bad value
 // stops the service with a message that names the variable.
 import { hash } from 'node:crypto';
-import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
+import { closeSync, fstatSync, openSync, readFileSync } from 'node:fs';
 import { z } from 'zod';
 
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
@@ -287,14 +287,7 @@ function readCapped(path: string, maxBytes: number): string {
     const stat = fstatSync(fd);
     if (!stat.isFile()) throw new RangeError('is not a regular file');
     if (stat.size > maxBytes) throw new RangeError(`is ${stat.size} bytes, over the ${maxBytes}-byte limit`);
-    const buffer = Buffer.alloc(stat.size);
-    let read = 0;
-    while (read < buffer.length) {
-      const n = readSync(fd, buffer, read, buffer.length - read, read);
-      if (n === 0) break;
-      read += n;
-    }
-    return buffer.toString('utf8', 0, read);
+    return readFileSync(fd, 'utf8');
   } finally {
     closeSync(fd);
   }

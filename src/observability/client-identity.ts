@@ -17,16 +17,16 @@ export interface ClientIdentityOptions {
 }
 
 /** The name or version when the request has none. */
-export const UNKNOWN = 'unknown';
+const UNKNOWN = 'unknown';
 /** A name past `maxNames`, or a version past MAX_VERSIONS_PER_NAME of its name. */
-export const OTHER = 'other';
+const OTHER = 'other';
 /** A value that holds (or is part of) a credential the request or the service carries. */
-export const REDACTED = 'redacted';
+const REDACTED = 'redacted';
 
-export const MAX_NAME_LENGTH = 64;
-export const MAX_VERSION_LENGTH = 32;
+const MAX_NAME_LENGTH = 64;
+const MAX_VERSION_LENGTH = 32;
 /** Versions of one client name told apart: a client with a version per build must not grow the series count without end. */
-export const MAX_VERSIONS_PER_NAME = 20;
+const MAX_VERSIONS_PER_NAME = 20;
 
 /** What a name or version may be made of, after trimming; anything else becomes `_`. */
 const UNSAFE = /[^A-Za-z0-9._:@/+-]/g;

@@ -7,6 +7,7 @@ import type { Logger } from 'pino';
 import { requestIdOf, type TradegraphContext } from '../context.js';
 import type { ClientIdentities } from '../observability/client-identity.js';
 import type { OperationOutcome, TradegraphMetrics } from '../observability/metrics.js';
+import { servedFromResponseCache } from './response-cache.js';
 import {
   errorCodesOf,
   isAsyncIterable,
@@ -28,8 +29,6 @@ interface OperationState {
   streamEnded?: Promise<void>;
 }
 
-/** The mark Yoga's response-cache plugin puts on an answer it served from the cache. */
-const SERVED_FROM_CACHE = Symbol.for('servedFromResponseCache');
 
 export interface OperationObservabilityOptions {
   logger: Logger;
@@ -91,7 +90,7 @@ export function useOperationObservability({
       const { outcome, errorCodes } = summarize(result);
       state.outcome = outcome;
       state.errorCodes = errorCodes;
-      if (result && typeof result === 'object' && SERVED_FROM_CACHE in result) {
+      if (servedFromResponseCache(result)) {
         state.fromCache = true;
         // Only queries are cached; the cached answer never went through onExecute.
         state.type ??= 'query';

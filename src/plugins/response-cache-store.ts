@@ -26,7 +26,7 @@ type CachedResult = Parameters<Cache['set']>[1];
  * serialised as usual. Entities are ignored: nothing is invalidated (see response-cache.ts).
  */
 export function createInProcessStore({ maxBytes, maxEntryBytes }: InProcessStoreOptions): InProcessStore {
-  const answers = new LRUCache<string, CachedResult>({ maxSize: maxBytes, maxEntrySize: maxEntryBytes });
+  const answers = new LRUCache<string, CachedResult>({ maxSize: maxBytes });
   return {
     get: (id) => answers.get(id),
     set(id, result, _entities, ttl) {

@@ -24,8 +24,13 @@ export interface ResponseCacheOptions {
   onInProcessStore?: (store: InProcessStore) => void;
 }
 
-/** The mark the plugin puts on an answer it served from the cache. */
+/** The mark Yoga's response-cache plugin puts on an answer it served from the cache. */
 const SERVED_FROM_CACHE = Symbol.for('servedFromResponseCache');
+
+/** Whether Yoga's response-cache plugin served this execution result from the cache. */
+export function servedFromResponseCache(result: unknown): boolean {
+  return typeof result === 'object' && result !== null && SERVED_FROM_CACHE in result;
+}
 
 /**
  * Whether an If-None-Match list names this ETag, compared weakly (RFC 9110 13.1.2); If-Modified-Since
@@ -73,7 +78,7 @@ export function useTradegraphResponseCache(options: ResponseCacheOptions): Plugi
         if (!params.query) withoutText.add(request);
       },
       onResultProcess({ request, result }) {
-        if (ifNoneMatch.has(request) && typeof result === 'object' && result !== null && SERVED_FROM_CACHE in result) {
+        if (ifNoneMatch.has(request) && servedFromResponseCache(result)) {
           servedFromCache.add(request);
         }
       },
