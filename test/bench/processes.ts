@@ -37,12 +37,16 @@ export async function startNode(options: {
   port: number;
   env: Record<string, string>;
   readyPath: string;
+  /** Headers of the readiness request (Apollo Server's CSRF prevention wants one on a GET). */
+  readyHeaders?: Record<string, string>;
   execArgv?: string[];
+  /** The Node binary; this process's own unless given (a second runtime measured side by side). */
+  nodeBinary?: string;
   /** Hears the process's standard output (e.g. V8's `--trace-gc-nvp` lines); it is discarded otherwise. */
   onStdout?: (text: string) => void;
 }): Promise<Child> {
   const argv = [...(options.execArgv ?? []), ...(options.script.endsWith('.js') ? [options.script] : ['--import', 'tsx', options.script])];
-  const child = spawn(process.execPath, argv, {
+  const child = spawn(options.nodeBinary ?? process.execPath, argv, {
     cwd: options.cwd,
     env: { ...process.env, ...options.env },
     stdio: ['ignore', options.onStdout ? 'pipe' : 'ignore', 'pipe'],
@@ -60,7 +64,7 @@ export async function startNode(options: {
   while (Date.now() < deadline) {
     if (child.exitCode !== null) break;
     try {
-      const response = await fetch(url + options.readyPath);
+      const response = await fetch(url + options.readyPath, { headers: options.readyHeaders });
       await response.arrayBuffer();
       if (response.ok) return { name: options.name, process: child, url };
     } catch {

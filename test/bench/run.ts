@@ -13,7 +13,17 @@ import { isDeepStrictEqual, parseArgs } from 'node:util';
 import { DEMO_APP_KEY } from '../../src/simulator/data.js';
 import { cpuMsOf, freePort, killAllNow, memoryOf, sampleRss, startNode, startSimulatorProcess, stopAll, type Child } from './processes.js';
 import { productionCommand, type ProductionCommand } from '../support/production-command.js';
-import { buildScenarios, FLOOR_SCENARIOS, FLOOR_TARGET, hundredFeesRequest, type BenchRequest, type Scenario } from './scenarios.js';
+import {
+  buildScenarios,
+  FLOOR_SCENARIOS,
+  FLOOR_TARGET,
+  hundredFeesRequest,
+  PEER_SCENARIOS,
+  PEER_TARGET,
+  trustedDocumentsManifest,
+  type BenchRequest,
+  type Scenario,
+} from './scenarios.js';
 import { drive, type RoundResult } from './drive.js';
 import { drivePaced } from './paced.js';
 import { median, ratio, round, slope } from './stats.js';
@@ -29,14 +39,24 @@ const { values: args } = parseArgs({
     'soak-only': { type: 'boolean', default: false },
     rounds: { type: 'string', default: '5' },
     duration: { type: 'string', default: '3' },
-    scenarios: { type: 'string', default: 'a,b,c,d,e,f,g,i' },
+    scenarios: { type: 'string', default: 'a,a32,ad,b,c,d,e,f,g,i' },
     // Another revision of the facade, run side by side as a third target (e.g. HEAD~1), so that
     // one run measures what a change gained.
     compare: { type: 'string', multiple: true, default: [] },
     // This revision again with other Node flags (e.g. a heap limit), as one more target.
     'compare-node-options': { type: 'string', multiple: true, default: [] },
-    // The Yoga floor (test/bench/yoga-floor.ts) as one more target, in the scenarios it answers.
-    floor: { type: 'boolean', default: false },
+    // This revision again without one of start:prod's flags (named without its value, e.g.
+    // --max-old-space-size), so that V8's default is measured against it side by side.
+    'compare-without-flag': { type: 'string', multiple: true, default: [] },
+    // This revision's bundle and flags again on another Node binary (e.g. an older LTS installed
+    // from the registry's `node` package into a scratch directory), as one more target.
+    'compare-node-binary': { type: 'string', multiple: true, default: [] },
+    // The Yoga floor (test/bench/yoga-floor.ts) as one more target, in the scenarios it answers
+    // (--no-floor leaves it out).
+    floor: { type: 'boolean', default: true },
+    // The peer, Apollo Server with a RESTDataSource (test/bench/apollo-peer.ts), in (a) and (a32)
+    // (--no-peer leaves it out).
+    peer: { type: 'boolean', default: true },
     out: { type: 'string', default: join(ROOT, 'test/bench/results/latest.json') },
     'soak-requests': { type: 'string', default: String(100_000) },
     // Requests each target gets of each scenario before the measured rounds.
@@ -44,6 +64,7 @@ const { values: args } = parseArgs({
     // Extra Node flags for the facade processes only (e.g. GC settings under study).
     'facade-node-options': { type: 'string', default: '' },
   },
+  allowNegative: true,
 });
 const ROUNDS = Number(args.rounds);
 const DURATION_S = Number(args.duration);
@@ -53,8 +74,11 @@ const WARMUP_REQUESTS = Number(args['warmup-requests']);
 interface Target {
   name: string;
   child: Child;
-  /** A facade answers GraphQL, the baseline plain requests, the floor GraphQL pages without fees. */
-  kind: 'facade' | 'baseline' | 'floor';
+  /**
+   * A facade answers GraphQL, the baseline plain requests, the floor GraphQL pages without fees,
+   * the peer (a)'s query.
+   */
+  kind: 'facade' | 'baseline' | 'floor' | 'peer';
   /** Node's flags for the process (a facade's are start:prod's, then any given to the bench). */
   nodeArgs: string[];
 }
@@ -170,6 +194,11 @@ async function main(): Promise<void> {
   console.log(`tradegraph bench on ${info.cores} x ${info.cpuModel}, Node ${info.node}, commit ${gitCommit()}`);
 
   const simulator = await startSimulatorProcess(ROOT);
+  // Every facade knows (a)'s query as a trusted document, for scenario (ad); text still runs.
+  const manifestDir = mkdtempSync(join(tmpdir(), 'tradegraph-bench-manifest-'));
+  tempDirs.push(manifestDir);
+  const manifestPath = join(manifestDir, 'persisted-documents.json');
+  writeFileSync(manifestPath, JSON.stringify(trustedDocumentsManifest()));
   const facadeEnv = (port: number, extra: Record<string, string> = {}) => ({
     NODE_ENV: 'production',
     LOG_LEVEL: 'warn',
@@ -178,6 +207,8 @@ async function main(): Promise<void> {
     PARTNER_API_URL: simulator.url,
     PARTNER_APP_KEY: DEMO_APP_KEY,
     LISTING_FEE_BATCH_MAX: String(LISTING_FEE_BATCH_MAX),
+    TRUSTED_DOCUMENTS: manifestPath,
+    TRUSTED_DOCUMENTS_ONLY: 'false',
     ...extra,
   });
   // Extra Node flags go after start:prod's own, so that a flag given here wins over the same flag there.
@@ -186,11 +217,14 @@ async function main(): Promise<void> {
     cwd: string,
     nodeOptions = args['facade-node-options'],
     env: Record<string, string> = {},
+    variant: { withoutFlag?: string; nodeBinary?: string } = {},
   ): Promise<Target> => {
     const port = await freePort();
     const { entry: script, nodeArgs } = buildForProduction(cwd);
-    const execArgv = [...nodeArgs, ...nodeOptions.split(/\s+/).filter(Boolean)];
-    const child = await startNode({ name, cwd, script, port, env: facadeEnv(port, env), readyPath: '/health', execArgv });
+    const kept = nodeArgs.filter((arg) => arg.split('=')[0] !== variant.withoutFlag);
+    if (variant.withoutFlag && kept.length === nodeArgs.length) throw new Error(`start:prod has no flag ${variant.withoutFlag}`);
+    const execArgv = [...kept, ...nodeOptions.split(/\s+/).filter(Boolean)];
+    const child = await startNode({ name, cwd, script, port, env: facadeEnv(port, env), readyPath: '/health', execArgv, nodeBinary: variant.nodeBinary });
     return { name, child, kind: 'facade', nodeArgs: execArgv };
   };
   const facade = await startFacade('facade', ROOT);
@@ -225,6 +259,13 @@ async function main(): Promise<void> {
   for (const nodeOptions of args['compare-node-options']) {
     compared.push(await startFacade(`facade[${nodeOptions}]`, ROOT, nodeOptions));
   }
+  for (const flag of args['compare-without-flag']) {
+    compared.push(await startFacade(`facade[without ${flag}]`, ROOT, undefined, {}, { withoutFlag: flag }));
+  }
+  for (const nodeBinary of args['compare-node-binary']) {
+    const version = execFileSync(nodeBinary, ['--version'], { encoding: 'utf8' }).trim();
+    compared.push(await startFacade(`facade[node ${version}]`, ROOT, undefined, {}, { nodeBinary }));
+  }
   if (args.floor) {
     const port = await freePort();
     compared.push({
@@ -241,13 +282,33 @@ async function main(): Promise<void> {
       }),
     });
   }
+  if (args.peer) {
+    const port = await freePort();
+    compared.push({
+      name: PEER_TARGET,
+      kind: 'peer',
+      nodeArgs: [],
+      child: await startNode({
+        name: PEER_TARGET,
+        cwd: ROOT,
+        script: 'test/bench/apollo-peer.ts',
+        port,
+        env: { NODE_ENV: 'production', PEER_PORT: String(port), PARTNER_API_URL: simulator.url },
+        // Apollo Server has no health route; its docs' check is this query, with a header that passes CSRF prevention.
+        readyPath: '/?query=%7B__typename%7D',
+        readyHeaders: { 'apollo-require-preflight': 'true' },
+      }),
+    });
+  }
   const targets = [facade, baseline, ...compared];
   const requestsOf = (target: Target, scenario: Scenario) => (target.kind === 'baseline' ? scenario.baseline : scenario.facade);
   // A scenario with a facade of its own compares it with the baseline only.
   const targetsOf = (scenario: Scenario) =>
     scenario.facadeEnv
       ? [facadeOf(scenario), baseline]
-      : targets.filter((t) => t.kind !== 'floor' || FLOOR_SCENARIOS.has(scenario.id));
+      : targets.filter(
+          (t) => (t.kind !== 'floor' || FLOOR_SCENARIOS.has(scenario.id)) && (t.kind !== 'peer' || PEER_SCENARIOS.has(scenario.id)),
+        );
   /** The simulator's latency for a scenario's rounds and warm-up; back to none afterwards. */
   const simulatorLatency = (latencyMs: number) =>
     fetch(`${simulator.url}/__simulator/configure`, { method: 'POST', body: JSON.stringify({ latencyMs }) }).then((r) => r.arrayBuffer());

@@ -1,5 +1,6 @@
 // The benchmark's scenarios: for each, the GraphQL request the facade gets, the plain request the
 // hand-written baseline gets for the same page and fields, and the least upstream calls it can cost.
+import { createHash } from 'node:crypto';
 import { DEMO_APP_ID, itemAt } from '../../src/simulator/data.js';
 
 /** The 10 item fields of a "card" view (scenarios a, b, e), in the order both servers write them. */
@@ -78,11 +79,24 @@ export interface BenchRequest {
   body?: string;
 }
 
-export type ScenarioId = 'a' | 'b' | 'c' | 'd' | 'e' | 'f' | 'g' | 'i';
+export type ScenarioId = 'a' | 'a32' | 'ad' | 'b' | 'c' | 'd' | 'e' | 'f' | 'g' | 'i';
 
 /** The Yoga floor's target name (test/bench/yoga-floor.ts), and the scenarios it answers: pages without listing fees. */
 export const FLOOR_TARGET = 'yoga-floor';
-export const FLOOR_SCENARIOS: ReadonlySet<ScenarioId> = new Set(['a', 'c', 'e', 'g', 'i']);
+export const FLOOR_SCENARIOS: ReadonlySet<ScenarioId> = new Set(['a', 'a32', 'c', 'e', 'g', 'i']);
+/** The peer (test/bench/apollo-peer.ts) answers (a)'s query, at both connection counts. */
+export const PEER_TARGET = 'apollo-peer';
+export const PEER_SCENARIOS: ReadonlySet<ScenarioId> = new Set(['a', 'a32']);
+
+/**
+ * The trusted-documents manifest every bench facade starts with (TRUSTED_DOCUMENTS, with
+ * TRUSTED_DOCUMENTS_ONLY=false so that the other scenarios still send text): (a)'s query, which
+ * scenario (ad) names by its documentId, in the `sha256:<hex>` form the client preset writes.
+ */
+export const CARD_DOCUMENT_ID = `sha256:${createHash('sha256').update(CARD_QUERY).digest('hex')}`;
+export function trustedDocumentsManifest(): Record<string, string> {
+  return { [CARD_DOCUMENT_ID]: CARD_QUERY };
+}
 
 export interface Scenario {
   id: ScenarioId;
@@ -123,15 +137,25 @@ export const platformIdOf = (user: number) =>
   `7656119800${String(user).padStart(3, '0')}${String(INVENTORY_SIZE).padStart(4, '0')}`;
 const tokenOf = (user: number) => `bench-token-${user}`;
 
+const graphqlHeaders = (user: number) => ({
+  'content-type': 'application/json',
+  accept: 'application/graphql-response+json',
+  authorization: `Bearer ${tokenOf(user)}`,
+});
+
 const graphql = (user: number, query: string, variables: Record<string, unknown>): BenchRequest => ({
   method: 'POST',
   path: '/graphql',
-  headers: {
-    'content-type': 'application/json',
-    accept: 'application/graphql-response+json',
-    authorization: `Bearer ${tokenOf(user)}`,
-  },
+  headers: graphqlHeaders(user),
   body: JSON.stringify({ query, variables }),
+});
+
+/** The same operation named by its documentId (trusted documents) instead of sent as text. */
+const graphqlById = (user: number, documentId: string, variables: Record<string, unknown>): BenchRequest => ({
+  method: 'POST',
+  path: '/graphql',
+  headers: graphqlHeaders(user),
+  body: JSON.stringify({ documentId, variables }),
 });
 
 const baselineGet = (user: number, path: string, params: Record<string, string | number>): BenchRequest => ({
@@ -164,6 +188,21 @@ export function buildScenarios(): Scenario[] {
       title: 'one page: 20 items x 10 fields + totalCount',
       connections: 10,
       ...pageA,
+      minimumUpstream: { readInventory: 1, calculateListingFee: 0 },
+    },
+    {
+      id: 'a32',
+      title: 'scenario (a) at 32 connections',
+      connections: 32,
+      ...pageA,
+      minimumUpstream: { readInventory: 1, calculateListingFee: 0 },
+    },
+    {
+      id: 'ad',
+      title: 'scenario (a) named by its documentId (trusted documents) instead of sent as text',
+      connections: 10,
+      facade: [graphqlById(0, CARD_DOCUMENT_ID, { platformId: platformIdOf(0), appId, first: 20 })],
+      baseline: pageA.baseline,
       minimumUpstream: { readInventory: 1, calculateListingFee: 0 },
     },
     {
