@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Instructions per request of bench scenario (a), counted by valgrind's callgrind: the same count
+# Instructions per request of a bench scenario ((a) unless SCENARIO names another), counted by valgrind's callgrind: the same count
 # for the same build and inputs whatever else the machine is doing, unlike req/s or CPU time on a
 # shared machine. A tool for deciding whether a change made the facade cheaper, not a benchmark
 # of its speed (it does not see cache misses, so a lower count is necessary, not sufficient).
@@ -13,6 +13,9 @@
 # valgrind runs Node some 50 times slower. Needs valgrind (Debian: apt-get install valgrind).
 set -euo pipefail
 cd "$(dirname "$0")/../.."
+# The pinned runtime (the `node` package), as npm scripts run it; NODE_BIN_DIR names another.
+export PATH="${NODE_BIN_DIR:-$PWD/node_modules/.bin}:$PATH"
+SCENARIO=${SCENARIO:-a}
 
 TARGET=${1:-facade}
 REQUESTS=${2:-300}
@@ -22,6 +25,14 @@ SIMULATOR_PORT=${SIMULATOR_PORT:-4981}
 TARGET_PORT=$((SIMULATOR_PORT + 1))
 OUT=$(mktemp -d)
 trap 'kill $(jobs -p) 2>/dev/null || true; rm -rf "$OUT"' EXIT
+# As in the bench: the facade knows (a)'s query as a trusted document (scenario ad), and a scenario
+# with an environment of its own (f: the response cache) gets it.
+node --import tsx -e "import('./test/bench/scenarios.ts').then((m) => console.log(JSON.stringify(m.trustedDocumentsManifest())))" >"$OUT/manifest.json"
+SCENARIO_ENV=$(node --import tsx -e "import('./test/bench/scenarios.ts').then((m) => {
+  const scenario = m.buildScenarios().find((s) => s.id === '$SCENARIO');
+  if (!scenario) { console.error('no scenario $SCENARIO'); process.exit(1); }
+  console.log(Object.entries(scenario.facadeEnv ?? {}).map(([k, v]) => k + '=' + v).join(' '));
+})")
 
 command -v valgrind >/dev/null || { echo "valgrind is not installed (apt-get install valgrind)" >&2; exit 1; }
 [ "$TARGET" = baseline ] || [ -f dist/main.js ] || { echo "dist/main.js is missing: run npm run build" >&2; exit 1; }
@@ -42,7 +53,9 @@ elif [ "$TARGET" = floor ]; then
   NODE_ENV=production FLOOR_PORT=$TARGET_PORT UPSTREAM_TIMEOUT_MS=120000 PARTNER_API_URL=http://127.0.0.1:$SIMULATOR_PORT \
     "${COUNT[@]}" node --import tsx test/bench/yoga-floor.ts >"$OUT/target.log" 2>&1 &
 else
-  NODE_ENV=production LOG_LEVEL=warn PORT=$TARGET_PORT PARTNER_API_URL=http://127.0.0.1:$SIMULATOR_PORT \
+  # shellcheck disable=SC2086 # SCENARIO_ENV is a list of NAME=value words.
+  env $SCENARIO_ENV NODE_ENV=production LOG_LEVEL=warn PORT=$TARGET_PORT PARTNER_API_URL=http://127.0.0.1:$SIMULATOR_PORT \
+    TRUSTED_DOCUMENTS="$OUT/manifest.json" TRUSTED_DOCUMENTS_ONLY=false \
     PARTNER_APP_KEY=$APP_KEY UPSTREAM_TIMEOUT_MS=120000 "${COUNT[@]}" node "${PROD_FLAGS[@]}" "$@" dist/main.js >"$OUT/target.log" 2>&1 &
 fi
 PID=$!
@@ -52,7 +65,7 @@ drive() {
   node --import tsx -e "
     import autocannon from 'autocannon';
     import { buildScenarios } from './test/bench/scenarios.ts';
-    const scenario = buildScenarios().find((s) => s.id === 'a');
+    const scenario = buildScenarios().find((s) => s.id === '$SCENARIO');
     const request = ('$TARGET' === 'baseline' ? scenario.baseline : scenario.facade)[0];
     const result = await autocannon({ url: 'http://127.0.0.1:$TARGET_PORT', connections: scenario.connections,
       amount: $1, timeout: 120, method: request.method, headers: request.headers, body: request.body,
@@ -85,6 +98,6 @@ wait "$PID" || true
 TOTAL=$(awk '/^totals:/ { print $2 }' "$OUT/callgrind.out")
 # CALLGRIND_OUT=<file> keeps the profile, for callgrind_annotate (native code by name, JIT code as ???).
 [ -z "${CALLGRIND_OUT:-}" ] || cp "$OUT/callgrind.out" "$CALLGRIND_OUT"
-echo "$TARGET: $((TOTAL / ANSWERED)) instructions per request ($ANSWERED requests answered after $WARMUP)"
+echo "$TARGET ($SCENARIO): $((TOTAL / ANSWERED)) instructions per request ($ANSWERED requests answered after $WARMUP)"
 # The same count split into categories (see instruction-categories.ts), as one JSON line.
 node --import tsx test/bench/instruction-categories.ts "$OUT/callgrind.out" "$ANSWERED"
