@@ -6,6 +6,7 @@
 // A tool for one decision (docs/decisions/heap-limit.md), not a benchmark; it asserts nothing.
 import { execFileSync } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
@@ -22,7 +23,8 @@ const { values: args } = parseArgs({
     // Seconds of quiet before each window; 0 is a window straight after the last.
     idle: { type: 'string', default: '0,70,0,70,0' },
     requests: { type: 'string', default: '5000' },
-    out: { type: 'string', default: join(ROOT, 'test/bench/results/after-idle.json') },
+    // Not into results/, which keeps only the latest bench run: a decision quotes its figures.
+    out: { type: 'string', default: join(tmpdir(), 'tradegraph-after-idle.json') },
   },
 });
 

@@ -59,7 +59,9 @@ else
     PARTNER_APP_KEY=$APP_KEY UPSTREAM_TIMEOUT_MS=120000 "${COUNT[@]}" node "${PROD_FLAGS[@]}" "$@" dist/main.js >"$OUT/target.log" 2>&1 &
 fi
 PID=$!
-for _ in $(seq 1 180); do curl -s -o /dev/null "http://127.0.0.1:$TARGET_PORT/health" && break; sleep 1; done
+# Under valgrind, and more so on a busy machine, Node takes minutes to start.
+for _ in $(seq 1 "${READY_TIMEOUT_S:-1200}"); do curl -s -o /dev/null "http://127.0.0.1:$TARGET_PORT/health" && break; sleep 1; done
+curl -s -o /dev/null "http://127.0.0.1:$TARGET_PORT/health" || { echo "$TARGET did not start:" >&2; cat "$OUT/target.log" >&2; exit 1; }
 
 drive() {
   node --import tsx -e "

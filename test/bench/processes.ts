@@ -60,7 +60,8 @@ export async function startNode(options: {
   });
   child.once('exit', () => children.delete(child));
   const url = `http://127.0.0.1:${options.port}`;
-  const deadline = Date.now() + 30_000;
+  // Generous: on a busy shared machine a server takes far longer to start than alone.
+  const deadline = Date.now() + 180_000;
   while (Date.now() < deadline) {
     if (child.exitCode !== null) break;
     try {

@@ -34,7 +34,8 @@ const { values: args } = parseArgs({
     requests: { type: 'string', default: '30000' },
     'warmup-requests': { type: 'string', default: '5000' },
     top: { type: 'string', default: '25' },
-    out: { type: 'string', default: join(ROOT, 'test/bench/results/profile-a.json') },
+    // Not into results/, which keeps only the latest bench run.
+    out: { type: 'string', default: join(tmpdir(), 'tradegraph-profile.json') },
   },
 });
 

@@ -6,7 +6,7 @@
 // A benchmark, not a test: nothing here fails on a figure; it reports them.
 import { execFileSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
-import { cpus, tmpdir, totalmem } from 'node:os';
+import { cpus, loadavg, tmpdir, totalmem } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { isDeepStrictEqual, parseArgs } from 'node:util';
@@ -43,6 +43,9 @@ const { values: args } = parseArgs({
     // Another revision of the facade, run side by side as a third target (e.g. HEAD~1), so that
     // one run measures what a change gained.
     compare: { type: 'string', multiple: true, default: [] },
+    // Another revision with the environment of the scenarios that have one (the response cache's),
+    // side by side in those scenarios only.
+    'compare-own-env': { type: 'string', multiple: true, default: [] },
     // This revision again with other Node flags (e.g. a heap limit), as one more target.
     'compare-node-options': { type: 'string', multiple: true, default: [] },
     // This revision again without one of start:prod's flags (named without its value, e.g.
@@ -81,6 +84,8 @@ interface Target {
   kind: 'facade' | 'baseline' | 'floor' | 'peer';
   /** Node's flags for the process (a facade's are start:prod's, then any given to the bench). */
   nodeArgs: string[];
+  /** Runs with the environment of the scenarios that have one, and only in those. */
+  ownEnv?: boolean;
 }
 
 /** The pause before each target's round (see the rounds below). */
@@ -159,6 +164,8 @@ function machine() {
     memoryGiB: round(totalmem() / 2 ** 30, 1),
     node: process.version,
     platform: `${process.platform}-${process.arch}`,
+    // How busy the shared machine was: the figures of a run are only as steady as this.
+    loadAverage: { atStart: loadavg().map((value) => round(value, 2)), atEnd: [] as number[] },
   };
 }
 
@@ -256,6 +263,11 @@ async function main(): Promise<void> {
     tempDirs.push(dir);
     compared.push(await startFacade(`facade@${sha}`, dir));
   }
+  for (const ref of args['compare-own-env']) {
+    const { dir, sha } = checkoutRevision(ref);
+    tempDirs.push(dir);
+    compared.push({ ...(await startFacade(`facade@${sha}`, dir, undefined, ownEnv)), ownEnv: true });
+  }
   for (const nodeOptions of args['compare-node-options']) {
     compared.push(await startFacade(`facade[${nodeOptions}]`, ROOT, nodeOptions));
   }
@@ -302,12 +314,13 @@ async function main(): Promise<void> {
   }
   const targets = [facade, baseline, ...compared];
   const requestsOf = (target: Target, scenario: Scenario) => (target.kind === 'baseline' ? scenario.baseline : scenario.facade);
-  // A scenario with a facade of its own compares it with the baseline only.
+  // A scenario with a facade of its own compares it with the baseline and the revisions compared with that environment.
   const targetsOf = (scenario: Scenario) =>
     scenario.facadeEnv
-      ? [facadeOf(scenario), baseline]
+      ? [facadeOf(scenario), baseline, ...compared.filter((t) => t.ownEnv)]
       : targets.filter(
-          (t) => (t.kind !== 'floor' || FLOOR_SCENARIOS.has(scenario.id)) && (t.kind !== 'peer' || PEER_SCENARIOS.has(scenario.id)),
+          (t) =>
+            !t.ownEnv && (t.kind !== 'floor' || FLOOR_SCENARIOS.has(scenario.id)) && (t.kind !== 'peer' || PEER_SCENARIOS.has(scenario.id)),
         );
   /** The simulator's latency for a scenario's rounds and warm-up; back to none afterwards. */
   const simulatorLatency = (latencyMs: number) =>
@@ -454,6 +467,7 @@ async function main(): Promise<void> {
     1,
   );
 
+  info.loadAverage.atEnd = loadavg().map((value) => round(value, 2));
   mkdirSync(dirname(args.out), { recursive: true });
   writeFileSync(args.out, `${JSON.stringify(report, null, 2)}\n`);
   console.log(`\nfacade lifetime peak RSS ${report.facadeLifetimePeakRssMiB} MiB; results written to ${args.out}`);
