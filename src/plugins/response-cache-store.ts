@@ -20,21 +20,15 @@ export interface InProcessStore extends Cache {
 type CachedResult = Parameters<Cache['set']>[1];
 
 /**
- * Each answer is weighed by its JSON as the client gets it (data alone), written once here and
- * then reused for every hit: Yoga writes a result with the result's own `stringify` when it has
- * one. An answer written with anything beside its data (cache metadata in development) is
- * serialised as usual. Entities are ignored: nothing is invalidated (see response-cache.ts).
+ * Each answer is weighed by its JSON as the client gets it (data alone); Yoga serialises every hit
+ * as usual. Entities are ignored: nothing is invalidated (see response-cache.ts).
  */
 export function createInProcessStore({ maxBytes, maxEntryBytes }: InProcessStoreOptions): InProcessStore {
   const answers = new LRUCache<string, CachedResult>({ maxSize: maxBytes });
   return {
     get: (id) => answers.get(id),
     set(id, result, _entities, ttl) {
-      const text = JSON.stringify({ data: result.data });
-      const stringify = (value: { errors?: unknown; extensions?: unknown }) =>
-        value.errors === undefined && value.extensions === undefined ? text : JSON.stringify(value);
-      Object.assign(result, { stringify });
-      const size = Buffer.byteLength(text);
+      const size = answerBytes(result);
       // Over the cap: written to this client once, never stored.
       if (size > maxEntryBytes) return;
       answers.set(id, result, { size, ttl: Number.isFinite(ttl) && ttl > 0 ? ttl : undefined });
