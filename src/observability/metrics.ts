@@ -95,29 +95,20 @@ export function createMetrics(): TradegraphMetrics {
     return text;
   };
 
-  // The series each request observes, looked up by label values (every label set is bounded above).
-  const operationDurationOf = seriesOf((name, type, outcome) =>
-    operationDuration.labels({ operation_name: name, operation_type: type, outcome }),
-  );
-  const upstreamCallsOf = seriesOf((operation, outcome, code) =>
-    upstreamCalls.labels({ operation, outcome, upstream_error_code: code }),
-  );
-  const upstreamDurationOf = seriesOf((operation, outcome) => upstreamDuration.labels({ operation, outcome }));
-
   return {
     registry,
     observeOperation({ operationName, operationType, outcome, errorCodes, durationSeconds, clientName, clientVersion }) {
-      operationDurationOf(operationName, operationType, outcome).observe(durationSeconds);
-      clients.operation(clientName, clientVersion, outcome).inc();
+      operationDuration.observe({ operation_name: operationName, operation_type: operationType, outcome }, durationSeconds);
+      clients.operations.inc({ client_name: clientName, client_version: clientVersion, outcome });
       for (const code of errorCodes) operationErrors.inc({ operation_name: operationName, operation_type: operationType, code });
     },
     countDeprecatedUse(coordinate, clientName) {
-      clients.deprecatedUse(coordinate, clientName).inc();
+      clients.deprecatedUsage.inc({ field: coordinate, client_name: clientName });
     },
     partnerCalls: {
       callEnded(event: PartnerCallEvent) {
-        upstreamCallsOf(event.operation, event.outcome, envelopeCodeLabel(event.upstreamErrorCode)).inc();
-        upstreamDurationOf(event.operation, event.outcome).observe(event.durationMs / 1000);
+        upstreamCalls.inc({ operation: event.operation, outcome: event.outcome, upstream_error_code: envelopeCodeLabel(event.upstreamErrorCode) });
+        upstreamDuration.observe({ operation: event.operation, outcome: event.outcome }, event.durationMs / 1000);
         if (event.attempts > 1) upstreamRetries.inc({ operation: event.operation }, event.attempts - 1);
       },
     },
@@ -163,12 +154,8 @@ function clientMetrics(registry: Registry) {
     labelNames: ['field', 'client_name'] as const,
     registers: [registry],
   });
-  const clientOperationsOf = seriesOf((name, version, outcome) =>
-    clientOperations.labels({ client_name: name, client_version: version, outcome }),
-  );
-  // Coordinates come from the schema's own deprecations, names are bounded: both sets are finite.
-  const deprecatedUsageOf = seriesOf((field, clientName) => deprecatedUsage.labels({ field, client_name: clientName }));
-  return { operation: clientOperationsOf, deprecatedUse: deprecatedUsageOf };
+  // Coordinates come from the schema's own deprecations, names are bounded: both label sets are finite.
+  return { operations: clientOperations, deprecatedUsage };
 }
 
 /** The in-process response cache's size, read at scrape time. */
@@ -189,18 +176,4 @@ function responseCacheGauges(registry: Registry, read: () => { bytes: number; en
       this.set(read().entries);
     },
   });
-}
-
-/**
- * A metric's series by label values, each made once: prom-client otherwise hashes the label object
- * on every observation, which is most of what an observation costs.
- */
-function seriesOf<Series>(make: (...values: string[]) => Series): (...values: string[]) => Series {
-  const series = new Map<string, Series>();
-  return (...values) => {
-    const key = values.join('\u0000');
-    let found = series.get(key);
-    if (found === undefined) series.set(key, (found = make(...values)));
-    return found;
-  };
 }

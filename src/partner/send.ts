@@ -13,23 +13,11 @@ export function pathAndQuery(
 ): { path: string; pathAndQuery: string } {
   let path = prefix;
   for (const segment of segments) path += `/${encodeURIComponent(segment)}`;
-  let text = '';
-  for (const name of Object.keys(query)) {
-    const value = query[name];
-    if (value !== undefined) text += `${text ? '&' : ''}${formEncode(name)}=${formEncode(String(value))}`;
-  }
+  // URLSearchParams writes the query: its encoding is the one redact.ts looks for.
+  const params = new URLSearchParams();
+  for (const [name, value] of Object.entries(query)) if (value !== undefined) params.append(name, String(value));
+  const text = params.toString();
   return { path, pathAndQuery: text ? `${path}?${text}` : path };
-}
-
-/** What application/x-www-form-urlencoded leaves as it is (URLSearchParams' own set). */
-const FORM_SAFE = /^[\w.*-]*$/;
-
-/**
- * A query name or value as URLSearchParams writes it (the encoding redact.ts looks for), without
- * building one for the digits and token characters almost every call sends.
- */
-function formEncode(text: string): string {
-  return FORM_SAFE.test(text) ? text : new URLSearchParams([['', text]]).toString().slice(1);
 }
 
 export interface Attempt {

@@ -1,0 +1,188 @@
+// The library behaviour that each departure of docs/decisions/library-departures.md relies on,
+// checked against the libraries themselves (not through the service), so that an upgrade that
+// changes it fails here, naming the entry to revisit. The graphql-jit entries check that its known
+// differences are still there: once one is gone, its workaround can go too.
+import { once } from 'node:events';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo, Socket } from 'node:net';
+import { useDeferStream } from '@graphql-yoga/plugin-defer-stream';
+import { ConsecutiveBreaker, handleAll, retry } from 'cockatiel';
+import { buildSchema, execute, GraphQLError, parse, type ValidationRule } from 'graphql';
+import { compileQuery, isCompiledQuery } from 'graphql-jit';
+import { createSchema, createYoga } from 'graphql-yoga';
+import { Pool } from 'undici';
+import { afterEach, describe, expect, it } from 'vitest';
+import { asAbortSignal, LightAbortSignal } from '../../src/partner/abort-signal.js';
+import { acceptsIncrementalDelivery } from '../../src/plugins/defer-stream.js';
+import { useValidationCache } from '../../src/plugins/validation-cache.js';
+
+/** A LightAbortSignal that the test fires. */
+class TestSignal extends LightAbortSignal {
+  fire(): void {
+    this.abort();
+  }
+}
+
+const servers: Server[] = [];
+afterEach(async () => {
+  for (const server of servers.splice(0)) {
+    server.closeAllConnections();
+    await new Promise((resolve) => server.close(resolve));
+  }
+});
+
+async function listen(handler: (req: IncomingMessage, res: ServerResponse) => void): Promise<string> {
+  const server = createServer(handler);
+  servers.push(server);
+  server.listen(0, '127.0.0.1');
+  await once(server, 'listening');
+  return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+}
+
+describe('the light abort signal (partner/abort-signal.ts)', () => {
+  it("is heard by undici's request as an AbortSignal: the call ends with an AbortError", async () => {
+    const url = await listen(() => undefined); // never answers
+    const pool = new Pool(url);
+    const signal = new TestSignal();
+    const call = pool.request({ method: 'GET', path: '/', signal: asAbortSignal(signal) });
+    setTimeout(() => signal.fire(), 20);
+    await expect(call).rejects.toMatchObject({ name: 'AbortError' });
+    await pool.destroy();
+  });
+
+  it("stops cockatiel's retry loop, which reads only `aborted`", async () => {
+    const signal = new TestSignal();
+    let attempts = 0;
+    const policy = retry(handleAll, { maxAttempts: 5 });
+    const run = policy.execute(() => {
+      attempts += 1;
+      signal.fire();
+      throw new Error('fails');
+    }, asAbortSignal(signal));
+    await expect(run).rejects.toThrow();
+    expect(attempts).toBe(1);
+    // The breaker stays as cockatiel builds it: nothing here depends on it.
+    expect(new ConsecutiveBreaker(1)).toBeDefined();
+  });
+});
+
+describe("Node's socket._httpMessage (server.ts, closeOnceAnswered)", () => {
+  it('names the response a socket carries, and nothing once it is answered', async () => {
+    const seen: unknown[] = [];
+    const url = await listen((req, res) => {
+      const socket = req.socket as Socket & { _httpMessage?: unknown };
+      seen.push(socket._httpMessage === res);
+      res.once('finish', () => setImmediate(() => seen.push(socket._httpMessage ?? null)));
+      res.end('ok');
+    });
+    await (await fetch(url)).text();
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(seen).toEqual([true, null]);
+  });
+});
+
+describe("a pre-read body handed to Yoga's node adapter as req.body (http/request-body.ts)", () => {
+  it('is used in place of the request stream', async () => {
+    const yoga = createYoga({
+      schema: createSchema({ typeDefs: 'type Query { echo(text: String!): String }', resolvers: { Query: { echo: (_: unknown, { text }: { text: string }) => text } } }),
+      logging: false,
+    });
+    const url = await listen((req, res) => {
+      const chunks: Buffer[] = [];
+      req.on('data', (chunk: Buffer) => chunks.push(chunk));
+      req.on('end', () => {
+        (req as IncomingMessage & { body?: Buffer }).body = Buffer.concat(chunks);
+        void yoga.requestListener(req, res);
+      });
+    });
+    // A streamed (chunked) body, the only kind the service reads itself.
+    const body = new ReadableStream({
+      start(controller) {
+        controller.enqueue(new TextEncoder().encode(JSON.stringify({ query: '{ echo(text: "pre-read") }' })));
+        controller.close();
+      },
+    });
+    const response = await fetch(`${url}/graphql`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body,
+      duplex: 'half',
+    } as RequestInit);
+    expect(await response.json()).toEqual({ data: { echo: 'pre-read' } });
+  });
+});
+
+describe("the Accept check for @defer/@stream (plugins/defer-stream.ts) agrees with Yoga's own", () => {
+  const yoga = createYoga({
+    schema: createSchema({ typeDefs: 'type Query { a: A } type A { b: Int }', resolvers: { Query: { a: () => ({ b: 1 }) } } }),
+    plugins: [useDeferStream()],
+    logging: false,
+  });
+  it.each([
+    '*/*',
+    'multipart/mixed',
+    'text/event-stream',
+    'application/json, multipart/mixed;deferSpec=20220824',
+    'application/graphql-response+json, application/json;q=0.9',
+    'application/json',
+    'Multipart/Mixed; charset=UTF-8',
+    'multipart/mixed; charset=iso-8859-1',
+    'text/*',
+  ])('%s', async (accept) => {
+    const response = await yoga.fetch('http://yoga/graphql', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', accept },
+      body: JSON.stringify({ query: '{ a { ... @defer { b } } }' }),
+    });
+    await response.arrayBuffer();
+    expect(response.status !== 406).toBe(acceptsIncrementalDelivery(accept));
+  });
+});
+
+describe("Yoga's validation cache switched off, and onValidate's setResult (plugins/validation-cache.ts)", () => {
+  it('lets the cached result stand: a rule runs once per document, however many requests send it', async () => {
+    let runs = 0;
+    const countingRule: ValidationRule = () => {
+      runs += 1;
+      return {};
+    };
+    const yoga = createYoga({
+      schema: createSchema({ typeDefs: 'type Query { x: Int }', resolvers: { Query: { x: () => 1 } } }),
+      plugins: [useValidationCache([{ onValidate: ({ addValidationRule }) => addValidationRule(countingRule) }])],
+      parserAndValidationCache: { validationCache: false },
+      logging: false,
+    });
+    for (let i = 0; i < 3; i++) {
+      const response = await yoga.fetch('http://yoga/graphql', {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ query: '{ x }' }),
+      });
+      expect(await response.json()).toEqual({ data: { x: 1 } });
+    }
+    expect(runs).toBe(1);
+  });
+});
+
+describe('graphql-jit 0.8, where it still differs from graphql-js (the workarounds go once these fail)', () => {
+  const schema = buildSchema('type Query { echo(text: String!): String, list: [Int] }');
+  const root = { echo: ({ text }: { text: string }) => text };
+
+  it("ignores a non-null variable's default (compiled-execution.ts runs such operations on graphql-js)", () => {
+    const document = parse('query ($t: String! = "x") { echo(text: $t) }');
+    const compiled = compileQuery(schema, document);
+    if (!isCompiledQuery(compiled)) throw new Error('graphql-jit did not compile');
+    const jit = compiled.query(root, {}, {}) as { data?: unknown; errors?: GraphQLError[] };
+    expect(execute({ schema, document, rootValue: root })).toEqual({ data: { echo: 'x' } });
+    expect(jit.errors?.length).toBeGreaterThan(0);
+  });
+
+  it("leaves its errors without AST nodes (compiled-execution.ts's locateErrors gives Yoga their positions)", async () => {
+    const document = parse('{ list }');
+    const compiled = compileQuery(schema, document);
+    if (!isCompiledQuery(compiled)) throw new Error('graphql-jit did not compile');
+    const result = (await compiled.query({ list: () => { throw new Error('boom'); } }, {}, {})) as { errors?: GraphQLError[] };
+    expect(result.errors?.[0]?.locations).toEqual([{ line: 1, column: 3 }]);
+    expect(result.errors?.[0]?.nodes).toBeUndefined();
+  });
+});
