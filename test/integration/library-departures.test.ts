@@ -66,7 +66,7 @@ describe('the light abort signal (partner/abort-signal.ts)', () => {
   });
 });
 
-describe("Node's socket._httpMessage (server.ts, closeOnceAnswered)", () => {
+describe("Node's socket._httpMessage (http/shutdown.ts)", () => {
   it('names the response a socket carries, and nothing once it is answered', async () => {
     const seen: unknown[] = [];
     const url = await listen((req, res) => {
