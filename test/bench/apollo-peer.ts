@@ -9,7 +9,7 @@ import { ApolloServer } from '@apollo/server';
 import { startStandaloneServer } from '@apollo/server/standalone';
 import { RESTDataSource } from '@apollo/datasource-rest';
 import type { KeyValueCache } from '@apollo/utils.keyvaluecache';
-import { parseCredentials } from '../../src/context.js';
+import { parseCredentials } from '../../src/credentials.js';
 import { encodeGlobalId } from '../../src/global-id.js';
 import { encodeItemCursor, inventoryTag } from '../../src/inventory/cursor.js';
 import { DateTime, Decimal, fromUnixSeconds } from '../../src/resolvers/scalars.js';
