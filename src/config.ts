@@ -169,7 +169,7 @@ export interface Config {
   redisUrl: string | null;
   /** A Redis command's deadline; one missed marks Redis down until it answers again. */
   redisCommandTimeoutMs: number;
-  /** Operations per credential per window; null (the default, RATE_LIMIT_MAX=0) means no limit. */
+  /** Units of partner work (operation-cost.ts) per credential per window; null (RATE_LIMIT_MAX=0, the default) means no limit. */
   rateLimit: { max: number; windowMs: number } | null;
 }
 

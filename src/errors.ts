@@ -118,10 +118,13 @@ export class RateLimitedError extends TradegraphError {
 /** The caller's credential has used its RATE_LIMIT_MAX operations of the current window at this service. */
 export class OperationRateLimitedError extends TradegraphError {
   readonly code = ErrorCode.RATE_LIMITED;
-  constructor(max: number, windowMs: number, retryAfterSeconds: number) {
+  constructor(max: number, windowMs: number, retryAfterSeconds: number, cost: number) {
+    const budget = `${max} units of partner work per ${windowMs / 1000} s`;
     // `http` makes Yoga answer 429 with Retry-After (it strips `http` from what the client sees).
     super(
-      `This credential has used its ${max} operations per ${windowMs / 1000} s; try again in ${retryAfterSeconds} s.`,
+      cost > max
+        ? `The operation would cost ${cost} units of partner work, more than the whole budget of ${budget}: ask for less per operation.`
+        : `The operation would cost ${cost} units of partner work, more than is left of the budget of ${budget}; try again in ${retryAfterSeconds} s.`,
       ErrorCode.RATE_LIMITED,
       { retryAfter: retryAfterSeconds, http: { status: 429, headers: { 'Retry-After': String(retryAfterSeconds) } } },
     );

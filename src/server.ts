@@ -81,7 +81,7 @@ export function createTradegraph({ config, logger, graphiqlHeaders = {}, schema 
       operationTimeoutMs: config.operationTimeoutMs,
       pageMaxPartnerCalls: config.pageMaxPartnerCalls,
     }),
-    plugins: tradegraphPlugins({ config, logger, metrics, clients, redis, trustedDocuments }),
+    plugins: tradegraphPlugins({ config, logger, metrics, clients, redis, accepted: partner.accepted, trustedDocuments }),
     graphiql: config.production ? false : graphiqlOptions(graphiqlHeaders),
     // Loaded on first use: the GraphiQL bundle is large, and production never renders it.
     renderGraphiQL: async (options) => (await import('@graphql-yoga/render-graphiql')).renderGraphiQL(options),

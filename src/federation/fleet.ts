@@ -162,7 +162,7 @@ async function start(): Promise<void> {
           PARTNER_APP_KEY: process.env.PARTNER_APP_KEY ?? 'demo-app-key',
           REDIS_URL: redisUrl,
           RESPONSE_CACHE_TTL_MS: process.env.RESPONSE_CACHE_TTL_MS ?? '10000',
-          RATE_LIMIT_MAX: process.env.RATE_LIMIT_MAX ?? '600',
+          RATE_LIMIT_MAX: process.env.RATE_LIMIT_MAX ?? '6000',
           RATE_LIMIT_WINDOW_MS: process.env.RATE_LIMIT_WINDOW_MS ?? '60000',
         },
         (text) => text.includes('"msg":"tradegraph is serving'),

@@ -7,6 +7,7 @@ import type { Config } from '../config.js';
 import type { TradegraphContext } from '../context.js';
 import type { ClientIdentities } from '../observability/client-identity.js';
 import type { TradegraphMetrics } from '../observability/metrics.js';
+import type { AcceptedCredentials } from '../partner/accepted-credentials.js';
 import type { SharedRedis } from '../redis.js';
 import { useCompiledExecution } from './compiled-execution.js';
 import { useCsrfPrevention } from './csrf-prevention.js';
@@ -32,6 +33,8 @@ export interface PluginParts {
   /** The client of each request (graphql-client-name and -version headers), bounded. */
   clients: ClientIdentities;
   redis: SharedRedis | null;
+  /** The credentials the partner has accepted (partner.accepted), read by the rate limit. */
+  accepted: AcceptedCredentials;
   /** Filled from the manifest once Yoga's pipeline exists; empty, it still refuses unknown ids. */
   trustedDocuments: TrustedDocuments;
 }
@@ -81,10 +84,12 @@ export const PLUGIN_ORDER: readonly PluginEntry[] = [
   // Gives Yoga's bodiless refusals (406, 415) a JSON body with a code as the response leaves; it
   // touches no other answer, so its place among the others does not matter.
   { name: 'refusal-bodies', build: () => [useRefusalBodies<TradegraphContext>()] },
-  // Before the cache, so that an answer from the cache counts against the budget too.
+  // After the cost limit (an operation over it is refused without spending the budget) and before
+  // the cache, so that an answer from the cache counts against the budget too.
   {
     name: 'rate-limit',
-    build: ({ config, redis }) => (config.rateLimit ? [useRateLimit({ ...config.rateLimit, redis: redis ?? undefined })] : []),
+    build: ({ config, redis, accepted }) =>
+      config.rateLimit ? [useRateLimit({ ...config.rateLimit, accepted, redis: redis ?? undefined })] : [],
   },
   // Replaces the execute function; the response cache below wraps whichever execute it finds.
   {

@@ -59,7 +59,16 @@ const MAX_SLICE = Math.max(MAX_PAGE_SIZE, MAX_LISTING_FEE_ITEMS);
 export interface OperationPrice {
   cost: number;
   representations: number;
+  /** The part of `cost` spent with the merchant's app-key (APP_KEY_FIELDS), whoever the caller is. */
+  appKeyCost: number;
 }
+
+/**
+ * The fields whose partner calls are made with the merchant's app-key rather than the caller's
+ * token (listing fees): a rate limit keys their part of the cost by what the partner has accepted,
+ * not by a token anyone can make up. test/unit/prices.test.ts finds them from the resolvers.
+ */
+export const APP_KEY_FIELDS: ReadonlySet<string> = new Set(['InventoryItem.listingFee', 'Mutation.calculateListingFee']);
 
 /**
  * A part of an operation's price as a function of its variables: `size` is the size of the list
@@ -75,6 +84,8 @@ type Price = (variables: Record<string, unknown>, size: number) => number;
  */
 interface PricePlan {
   price: Price;
+  /** The part of the price spent on APP_KEY_FIELDS. */
+  appKeyPrice: Price;
   /** How many representations the operation's `_entities` fields name. */
   representations: Price;
   /** Read variables of scalar (leaf) types: coerced per request, and cheap to coerce. */
@@ -159,6 +170,7 @@ export function operationPrice(
 const evaluate = (plan: PricePlan, variables: Record<string, unknown>): OperationPrice => ({
   cost: plan.price(variables, 1),
   representations: plan.representations(variables, 1),
+  appKeyCost: plan.appKeyPrice(variables, 1),
 });
 
 function scalarVariables(schema: GraphQLSchema, plan: PricePlan, raw: Record<string, unknown>): Record<string, unknown> | null {
@@ -175,6 +187,11 @@ interface Compile {
   reads: Set<string>;
   /** The representation counts of the operation's `_entities` fields, as they are met. */
   representations: Price[];
+  /**
+   * Pricing only what APP_KEY_FIELDS cost: every other field weighs 0 (its lists still multiply
+   * what is asked below them) until a field of the set, which is priced whole.
+   */
+  appKeyOnly: boolean;
 }
 
 function planOf(schema: GraphQLSchema, document: DocumentNode, operationName: string | null | undefined): PricePlan | null {
@@ -194,10 +211,13 @@ function planOf(schema: GraphQLSchema, document: DocumentNode, operationName: st
       .filter((definition): definition is FragmentDefinitionNode => definition.kind === Kind.FRAGMENT_DEFINITION)
       .map((fragment) => [fragment.name.value, fragment]),
   );
-  const compile: Compile = { schema, fragments, reads: new Set(), representations: [] };
+  const compile: Compile = { schema, fragments, reads: new Set(), representations: [], appKeyOnly: false };
   const price = selectionSetPrice(compile, operation.selectionSet, rootType, NOTHING_SIZED) ?? FREE;
+  // The same walk again for the app-key part; its representations were counted by the first.
+  const appKeyCompile: Compile = { ...compile, representations: [], appKeyOnly: true };
   const plan: PricePlan = {
     price,
+    appKeyPrice: selectionSetPrice(appKeyCompile, operation.selectionSet, rootType, NOTHING_SIZED) ?? FREE,
     representations: sumOf(compile.representations) ?? FREE,
     scalarDefinitions: [],
     inputVariables: [],
@@ -270,10 +290,12 @@ function selectionPrice(
   if (!isObjectType(parentType) && !isInterfaceType(parentType)) return null;
   const field = parentType.getFields()[selection.name.value];
   if (!field) return null;
+  // Below a field of the app-key set, everything counts toward the app-key part.
+  const within = compile.appKeyOnly && APP_KEY_FIELDS.has(`${parentType.name}.${field.name}`) ? { ...compile, appKeyOnly: false } : compile;
   const price =
     parentType === compile.schema.getQueryType() && field.name === ENTITIES_FIELD
-      ? entitiesPrice(compile, field, selection)
-      : fieldPrice(compile, field, selection);
+      ? entitiesPrice(within, field, selection)
+      : fieldPrice(within, field, selection);
   // A sized field (a connection's `edges`, `nodes`) holds as many elements as its parent's slice.
   if (!price || !sized.has(field.name)) return price;
   return (variables, size) => size * price(variables, 1);
@@ -285,7 +307,9 @@ function selectionPrice(
  * the lists it sizes (`sizedFields`).
  */
 function fieldPrice(compile: Compile, field: GraphQLField<unknown, unknown>, node: FieldNode): Price | null {
-  const { weight, listSize, inputs } = pricesOf(compile.schema, field);
+  const prices = pricesOf(compile.schema, field);
+  const { listSize } = prices;
+  const { weight, inputs } = compile.appKeyOnly ? UNPRICED : prices;
   const childType = getNamedType(field.type);
   const sizedFields = listSize?.sizedFields ?? NOTHING_SIZED;
   const children =
@@ -339,7 +363,7 @@ const ENTITIES_FIELD = '_entities';
  */
 function entitiesPrice(compile: Compile, field: GraphQLField<unknown, unknown>, node: FieldNode): Price {
   const nodeField = compile.schema.getQueryType()?.getFields().node;
-  const weight = nodeField ? pricesOf(compile.schema, nodeField).weight : 0;
+  const weight = nodeField && !compile.appKeyOnly ? pricesOf(compile.schema, nodeField).weight : 0;
   const childType = getNamedType(field.type);
   const children =
     node.selectionSet && isCompositeType(childType) ? selectionSetPrice(compile, node.selectionSet, childType, NOTHING_SIZED) : null;
@@ -384,6 +408,9 @@ interface PricedInput {
   /** A slicing argument: paid per element of the slice, given or assumed. */
   slicing: boolean;
 }
+
+/** What a field outside the app-key set weighs in the app-key part of a price. */
+const UNPRICED = { weight: 0, inputs: [] as PricedInput[] };
 
 /** Field prices by field, read from the directives once per schema (each schema has its own fields). */
 const fieldPrices = new WeakMap<GraphQLField<unknown, unknown>, FieldPrices>();

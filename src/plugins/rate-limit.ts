@@ -1,17 +1,24 @@
-// Rate limits per credential: a budget of RATE_LIMIT_MAX operations per RATE_LIMIT_WINDOW_MS,
-// checked when the request's parameters are known, before any cache lookup or partner call. With
-// Redis the counts are shared by every replica; without it (or while it is away) they are the
-// replica's own.
+// Rate limits: a budget of RATE_LIMIT_MAX units of partner work per RATE_LIMIT_WINDOW_MS, the
+// units of the cost plan (operation-cost.ts), so an operation spends what it may cost the partner
+// rather than one. Checked as execution starts (the price needs the document and its variables),
+// before any cache lookup or partner call. Reads spend the caller's own budget; listing fees,
+// which the partner charges to the merchant's app-key, spend the caller's budget only once the
+// partner has accepted its token, else the one budget of every unproven caller. With Redis the
+// counts are shared by every replica; without it (or while it is away) they are the replica's own.
 import type { Plugin } from 'graphql-yoga';
 import type { RateLimiterAbstract, RateLimiterRes } from 'rate-limiter-flexible';
 import type { TradegraphContext } from '../context.js';
 import { credentialKeyOf } from '../credentials.js';
 import { OperationRateLimitedError } from '../errors.js';
+import type { AcceptedCredentials } from '../partner/accepted-credentials.js';
 import type { SharedRedis } from '../redis.js';
+import { operationPrice } from './operation-cost.js';
 
 export interface RateLimitOptions {
   max: number;
   windowMs: number;
+  /** The credentials the partner has accepted (partner.accepted): who may spend fees of its own. */
+  accepted: AcceptedCredentials;
   redis?: SharedRedis;
 }
 
@@ -21,26 +28,45 @@ export const REDIS_KEY_PREFIX = 'tradegraph:rate-limit';
 /**
  * Requests without a credential (or with a malformed one, which the context then refuses) share
  * one bucket: behind a load balancer the client address would be the balancer's, and a credential
- * is what the partner itself limits by.
+ * is what the partner itself limits by. Listing fees of credentials the partner has not accepted
+ * spend it too: they are made with the merchant's key, and a made-up token is no one in particular.
  */
 const ANONYMOUS = 'anonymous';
 
-export function useRateLimit({ max, windowMs, redis }: RateLimitOptions): Plugin<TradegraphContext> {
+export function useRateLimit({ max, windowMs, accepted, redis }: RateLimitOptions): Plugin<TradegraphContext> {
   // Loaded on first use, and only when a limit is configured.
   let limiters: Promise<Limiters> | undefined;
   const limitersOf = () => (limiters ??= createLimiters({ max, windowMs, redis }));
   return {
-    async onParams({ request }) {
-      const key = credentialKeyOf(request) ?? ANONYMOUS;
-      try {
-        const { shared, own } = await limitersOf();
-        // While Redis is down (also hung, its connection still open) it is not asked at all.
-        await (shared && redis?.up ? shared : own).consume(key);
-      } catch (refusal) {
-        // A refusal is the limiter's answer; an Error is a failure of the limiter itself.
-        if (refusal instanceof Error) throw refusal;
-        const retryAfter = Math.max(1, Math.ceil((refusal as RateLimiterRes).msBeforeNext / 1000));
-        throw new OperationRateLimitedError(max, windowMs, retryAfter);
+    async onExecute({ args }) {
+      const { request } = args.contextValue as unknown as { request: Request };
+      const credential = credentialKeyOf(request);
+      // Null when the variables do not coerce: execution refuses it before any resolver runs.
+      const price = operationPrice(args.schema, args.document, args.operationName, args.variableValues);
+      const cost = price?.cost ?? 0;
+      const appKeyCost = price?.appKeyCost ?? 0;
+      const ownKey = credential ?? ANONYMOUS;
+      const appKeyKey = credential !== null && accepted.has(credential) ? credential : ANONYMOUS;
+      // An operation the partner does no work for is still one unit: an answer costs the service too.
+      const spend = new Map<string, number>();
+      if (cost - appKeyCost > 0 || cost === 0) spend.set(ownKey, Math.max(1, cost - appKeyCost));
+      if (appKeyCost > 0) spend.set(appKeyKey, (spend.get(appKeyKey) ?? 0) + appKeyCost);
+      const { shared, own } = await limitersOf();
+      // While Redis is down (also hung, its connection still open) it is not asked at all.
+      const limiter = shared && redis?.up ? shared : own;
+      const spent: [string, number][] = [];
+      for (const [key, points] of spend) {
+        try {
+          await limiter.consume(key, points);
+          spent.push([key, points]);
+        } catch (refusal) {
+          // A refusal is the limiter's answer; an Error is a failure of the limiter itself.
+          if (refusal instanceof Error) throw refusal;
+          // What was refused is not spent: a smaller operation may still use what is left.
+          await Promise.all([[key, points] as const, ...spent].map(([refunded, back]) => limiter.reward(refunded, back)));
+          const retryAfter = Math.max(1, Math.ceil((refusal as RateLimiterRes).msBeforeNext / 1000));
+          throw new OperationRateLimitedError(max, windowMs, retryAfter, points);
+        }
       }
     },
   };
@@ -52,7 +78,7 @@ interface Limiters {
   shared: RateLimiterAbstract | null;
 }
 
-async function createLimiters({ max, windowMs, redis }: RateLimitOptions): Promise<Limiters> {
+async function createLimiters({ max, windowMs, redis }: Omit<RateLimitOptions, 'accepted'>): Promise<Limiters> {
   const { RateLimiterMemory, RateLimiterRedis } = await import('rate-limiter-flexible');
   const limits = { points: max, duration: windowMs / 1000 };
   const ownCounts = new RateLimiterMemory(limits);

@@ -4,14 +4,18 @@
 // itself once Redis is back.
 import { print } from 'graphql';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { operationCost } from '../../src/plugins/operation-cost.js';
+import { buildSchema } from '../../src/schema.js';
 import { platformIdWithSize } from '../../src/simulator/data.js';
 import { InventoryPageDocument } from '../generated/graphql.js';
 import { startRedisServer, type RedisServer } from '../support/redis.js';
 import { errorCodes, expectNoGraphQLErrors, startTestkit, type Testkit } from '../support/testkit.js';
 
 const TTL_MS = 60_000;
-const BUDGET = 5;
 const page = (size: number) => ({ platformId: platformIdWithSize(size), appId: 730, first: 4 });
+/** Reads of a page each credential may make per window: a budget spends a read's price. */
+const BUDGET = 5;
+const READ_PRICE = operationCost(buildSchema(), InventoryPageDocument, undefined, page(0))!;
 
 let redis: RedisServer;
 let a: Testkit;
@@ -20,7 +24,7 @@ const tokensSent = new Set<string>();
 
 beforeAll(async () => {
   redis = await startRedisServer();
-  const config = { redisUrl: redis.url, responseCacheTtlMs: TTL_MS, rateLimit: { max: BUDGET, windowMs: 60_000 } };
+  const config = { redisUrl: redis.url, responseCacheTtlMs: TTL_MS, rateLimit: { max: BUDGET * READ_PRICE, windowMs: 60_000 } };
   a = await startTestkit({ config });
   b = await startTestkit({ config, sharedSimulator: a.simulator });
   await redisSeenBy(a, b, 'up');

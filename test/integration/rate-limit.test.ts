@@ -1,10 +1,12 @@
-// Rate limits per credential, in-process (RATE_LIMIT_MAX > 0, no Redis): the operation over the
-// budget is refused with RATE_LIMITED, HTTP 429 and retryAfter before any partner call; other
-// credentials keep their own budgets; requests without a credential share one.
+// Rate limits, in-process (RATE_LIMIT_MAX > 0, no Redis): the operation over the budget is refused
+// with RATE_LIMITED, HTTP 429 and retryAfter before any partner call; other credentials keep their
+// own budgets; requests without a credential share one. An operation spends what its cost plan
+// prices it at, and listing fees, made with the merchant's key, spend a credential's own budget
+// only once the partner has accepted it: made-up tokens share the one budget of tokenless requests.
 import { print } from 'graphql';
 import { describe, expect, it } from 'vitest';
 import { platformIdWithSize } from '../../src/simulator/data.js';
-import { InventoryTotalDocument } from '../generated/graphql.js';
+import { CalculateListingFeeDocument, InventoryTotalDocument } from '../generated/graphql.js';
 import { errorCodes, expectNoGraphQLErrors, useTestkit, type Testkit } from '../support/testkit.js';
 
 const MAX = 3;
@@ -38,7 +40,7 @@ describe('rate limit per credential', () => {
     expect(retryAfter).toBeLessThanOrEqual(WINDOW_MS / 1000);
     expect(refused.retryAfter).toBe(String(retryAfter));
     expect(body.errors[0]!.extensions).toEqual({ code: 'RATE_LIMITED', retryAfter });
-    expect(body.errors[0]!.message).toMatch(/3 operations per 60 s/);
+    expect(body.errors[0]!.message).toMatch(/budget of 3 units of partner work per 60 s/);
     expect(body.data).toBeUndefined();
     expect(inventoryCalls()).toBe(MAX);
   });
@@ -56,6 +58,73 @@ describe('rate limit per credential', () => {
     for (let sent = 0; sent <= MAX; sent++) statuses.push((await readAs(kit(), null)).status);
     expect(statuses.slice(0, MAX).every((status) => status !== 429)).toBe(true);
     expect(statuses[MAX]).toBe(429);
+  });
+});
+
+describe('budgets that bound what they protect', () => {
+  const FEE_BUDGET = 5;
+  const kit = useTestkit({ config: { rateLimit: { max: FEE_BUDGET, windowMs: WINDOW_MS } } });
+  const feeCalls = () => kit().simulator.callsOf('calculateListingFee').length;
+  const inventoryCalls = () => kit().simulator.callsOf('readInventory').length;
+  /** A fee mutation of `items` items: the cost plan prices it at 1 + items units. */
+  const fees = (token: string | null, items = 1) =>
+    kit().execute(CalculateListingFeeDocument, { input: { items: Array.from({ length: items }, (_, at) => ({ price: 100 + at })) } }, { token });
+
+  it('lets twenty made-up tokens sending five fee mutations each make only what one budget allows', async () => {
+    const before = feeCalls();
+    const outcomes: string[] = [];
+    for (let token = 0; token < 20; token++) {
+      for (let sent = 0; sent < 5; sent++) outcomes.push(errorCodes(await fees(`made-up-fee-token-${token}`)).join() || 'ok');
+    }
+    // Each mutation of one item costs 2 units: two fit in the one shared budget of 5.
+    expect(feeCalls() - before).toBe(Math.floor(FEE_BUDGET / 2));
+    expect(outcomes.filter((outcome) => outcome === 'ok')).toHaveLength(Math.floor(FEE_BUDGET / 2));
+    expect(new Set(outcomes.filter((outcome) => outcome !== 'ok'))).toEqual(new Set(['RATE_LIMITED']));
+    // Tokenless requests share that budget.
+    expect(errorCodes(await fees(null))).toEqual(['RATE_LIMITED']);
+  });
+
+  it('keeps a read budget per credential, so a new user is not locked out, and fees of its own once the partner accepted it', async () => {
+    for (let token = 0; token < 5; token++) await fees(`made-up-flood-token-${token}`);
+    expect(errorCodes(await fees('made-up-flood-token-last'))).toEqual(['RATE_LIMITED']);
+    expect(errorCodes(await fees('fresh-valid-token'))).toEqual(['RATE_LIMITED']);
+
+    const reads = inventoryCalls();
+    const read = await readAs(kit(), 'fresh-valid-token');
+    expect(read.status).toBe(200);
+    expectNoGraphQLErrors(read.body);
+    expect(inventoryCalls()).toBe(reads + 1);
+
+    // Accepted by the partner: its fees spend its own budget (1 of 5 spent by the read).
+    const calls = feeCalls();
+    const accepted = await fees('fresh-valid-token');
+    expectNoGraphQLErrors(accepted);
+    expect(feeCalls()).toBe(calls + 1);
+    expect(errorCodes(await fees('made-up-flood-token-last'))).toEqual(['RATE_LIMITED']);
+  });
+
+  it('weighs an operation by its cost and refuses one over what is left before any partner call', async () => {
+    expect((await readAs(kit(), 'weighed-token')).status).toBe(200);
+    const calls = feeCalls();
+    // 1 unit spent by the read, 3 by a fee of 2 items: 1 left, and 4 more do not fit.
+    expectNoGraphQLErrors(await fees('weighed-token', 2));
+    const made = feeCalls();
+    expect(made).toBeGreaterThan(calls);
+    const refused = await kit().post(
+      { query: print(CalculateListingFeeDocument), variables: { input: { items: [{ price: 1 }, { price: 2 }, { price: 3 }] } } },
+      { token: 'weighed-token' },
+    );
+    expect(refused.status).toBe(429);
+    const body = (await refused.json()) as { errors: { message: string; extensions: Record<string, unknown> }[] };
+    expect(errorCodes(body)).toEqual(['RATE_LIMITED']);
+    expect(body.errors[0]!.extensions.retryAfter).toBeGreaterThanOrEqual(1);
+    expect(refused.headers.get('retry-after')).toBe(String(body.errors[0]!.extensions.retryAfter));
+    expect(feeCalls()).toBe(made);
+    // What was refused is not spent: the unit left still pays for a read.
+    const reads = inventoryCalls();
+    expect((await readAs(kit(), 'weighed-token')).status).toBe(200);
+    expect(inventoryCalls()).toBe(reads + 1);
+    expect((await readAs(kit(), 'weighed-token')).status).toBe(429);
   });
 });
 

@@ -2,7 +2,7 @@
 // fragments and @skip/@include.
 import { parse } from 'graphql';
 import { describe, expect, it } from 'vitest';
-import { operationCost } from '../../src/plugins/operation-cost.js';
+import { operationCost, operationPrice } from '../../src/plugins/operation-cost.js';
 import { buildSchema } from '../../src/schema.js';
 
 const schema = buildSchema();
@@ -129,5 +129,25 @@ describe('operationCost of deferred fields', () => {
     expect(cost(`{ ${INVENTORY} { items(first: 40) { nodes { id ... @defer { ${fee} } } } } }`)).toBe(plain);
     expect(cost(`{ ${INVENTORY} { items(first: 40) { nodes { id ... on InventoryItem @defer(label: "f") { ${fee} } } } } }`)).toBe(plain);
     expect(cost(`{ ${INVENTORY} { items(first: 40) { nodes { id ...Fee @defer } } } } fragment Fee on InventoryItem { ${fee} }`)).toBe(plain);
+  });
+});
+
+describe('the app-key part of a price (what listing fees cost, spent with the merchant key)', () => {
+  const price = (query: string, variables: Record<string, unknown> = {}) => operationPrice(schema, parse(query), undefined, variables);
+
+  it('is the fees asked, per item of a page and per item of the mutation; the reads are not in it', () => {
+    expect(price(`{ ${INVENTORY} { totalCount items(first: 10) { nodes { id } } } }`)).toMatchObject({ cost: 12, appKeyCost: 0 });
+    expect(price(`{ ${INVENTORY} { items(first: 10) { nodes { listingFee(price: 1) { fee } } } } }`)).toMatchObject({
+      cost: 1 + 10 + 10,
+      appKeyCost: 10,
+    });
+    const mutation = 'mutation ($input: CalculateListingFeeInput!) { calculateListingFee(input: $input) { fees { fee } } }';
+    expect(price(mutation, { input: { items: [{ price: 1 }, { price: 2 }, { price: 3 }] } })).toMatchObject({ cost: 4, appKeyCost: 4 });
+  });
+
+  it('counts fees asked of entity representations, not the representations themselves', () => {
+    const query = `query ($r: [_Any!]!) { _entities(representations: $r) { ... on InventoryItem { listingFee(price: 1) { fee } } } }`;
+    const representations = Array.from({ length: 3 }, () => ({ __typename: 'InventoryItem', id: 'x' }));
+    expect(price(query, { r: representations })).toMatchObject({ cost: 3 * (2 + 1), appKeyCost: 3 });
   });
 });

@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config.js';
 import { createClientIdentities } from '../../src/observability/client-identity.js';
 import { createMetrics } from '../../src/observability/metrics.js';
+import { AcceptedCredentials } from '../../src/partner/accepted-credentials.js';
 import { PLUGIN_ORDER, type PluginParts } from '../../src/plugins/index.js';
 
 /** Yoga runs each hook in plugin order: these are the reasons written beside each entry. */
@@ -31,6 +32,7 @@ function partsWith(env: Record<string, string>): PluginParts {
     metrics: createMetrics(),
     clients: createClientIdentities({ maxNames: 50 }),
     redis: null,
+    accepted: new AcceptedCredentials(),
     trustedDocuments: new Map(),
   };
 }

@@ -16,7 +16,7 @@ import {
 import { describe, expect, it } from 'vitest';
 import { encodeGlobalId } from '../../src/global-id.js';
 import { ITEM_INVENTORY, toInventoryRef } from '../../src/inventory/model.js';
-import { pricesOf } from '../../src/plugins/operation-cost.js';
+import { APP_KEY_FIELDS, pricesOf } from '../../src/plugins/operation-cost.js';
 import { resolvers } from '../../src/resolvers/index.js';
 import { buildSchema, loadTypeDefs } from '../../src/schema.js';
 
@@ -38,8 +38,11 @@ const ARGUMENTS: Record<string, unknown> = {
   input: { items: [{ price: 1, token: 't' }] },
 };
 
-/** The `Type.field` (or `Type.__resolveReference`) resolvers that reach for the partner's loaders. */
-async function partnerResolvers(): Promise<string[]> {
+/**
+ * The `Type.field` (or `Type.__resolveReference`) resolvers that reach for the partner's loaders,
+ * or for the one loader named.
+ */
+async function partnerResolvers(loader?: string): Promise<string[]> {
   const found: string[] = [];
   for (const [typeName, typeResolvers] of Object.entries(resolvers)) {
     if (!(typeName in PARENTS)) continue;
@@ -47,7 +50,10 @@ async function partnerResolvers(): Promise<string[]> {
       if (typeof resolve !== 'function') continue;
       let reached = false;
       const pending = new Promise(() => {});
-      const loaders = new Proxy({}, { get: () => ((reached = true), { load: () => pending, loadMany: () => pending }) });
+      const loaders = new Proxy(
+        {},
+        { get: (_loaders, name) => ((reached ||= loader === undefined || name === loader), { load: () => pending, loadMany: () => pending }) },
+      );
       const context = { loaders, pageMaxPartnerCalls: 4, credentials: { accessToken: 't' }, requestId: 'r', deadline: {} };
       const reference = { __typename: typeName, id: ARGUMENTS.id, platformId: inventory.platformId, appId: inventory.appId };
       try {
@@ -110,6 +116,10 @@ describe('prices in the schema', () => {
       'Mutation.calculateListingFee',
       'Query.node',
     ]);
+  });
+
+  it('names in APP_KEY_FIELDS every resolver whose partner calls spend the merchant key (the listing-fee loader)', async () => {
+    expect(await partnerResolvers('listingFee')).toEqual([...APP_KEY_FIELDS].sort());
   });
 
   it('prices every list field and every field that calls the partner', async () => {
