@@ -21,13 +21,12 @@ export class ConnectionSlots {
   private readonly held = new Map<string, number>();
 
   /**
-   * `size` connections; a call waits at most `waitMs` for one; one domain holds at most
-   * `perDomain` (all of them by default).
+   * `size` connections; a call waits at most `waitMs` for one; one domain holds at most `perDomain`.
    */
   constructor(
     readonly size: number,
     private readonly waitMs: number,
-    readonly perDomain: number = size,
+    readonly perDomain: number,
   ) {
     this.free = size;
   }
