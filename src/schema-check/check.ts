@@ -10,13 +10,12 @@ import {
   GraphQLSchema,
   Kind,
   parse,
-  specifiedRules,
-  validate,
   type DocumentNode,
   type FragmentDefinitionNode,
+  type GraphQLError,
   type OperationDefinitionNode,
-  type ValidationRule,
 } from 'graphql';
+import { createYoga } from 'graphql-yoga';
 import { coordinatesUsedBy, fragmentsSpreadBy } from '../observability/field-usage.js';
 import { typeDefsOf } from '../schema.js';
 
@@ -62,28 +61,28 @@ export interface CheckResult {
   operations: ShippedOperation[];
 }
 
-/**
- * The schema as the service serves it, from these SDL files: the federation subgraph that
- * src/schema.ts builds, with @defer and @stream added as the service's Yoga plugin adds them.
- */
-export function servedSchemaOf(files: SchemaFiles): GraphQLSchema {
-  // Only its shape is compared and validated against: no resolvers.
-  let schema = buildSubgraphSchema([{ typeDefs: typeDefsOf(files) }]);
-  useDeferStream().onSchemaChange?.({
-    schema,
-    replaceSchema: (replaced: GraphQLSchema) => (schema = replaced),
-  } as never);
-  return schema;
+/** A schema as the service serves it, and validation with the rules the service adds. */
+export interface ServedSchema {
+  schema: GraphQLSchema;
+  validate: (schema: GraphQLSchema, document: DocumentNode) => readonly GraphQLError[];
 }
 
-/** graphql-js's rules with the @defer/@stream rules the service validates with (the same plugin's). */
-function serviceValidationRules(): readonly ValidationRule[] {
-  const params = { rules: [...specifiedRules] as ValidationRule[] };
-  useDeferStream().onValidate?.({
-    params,
-    addValidationRule: (rule: ValidationRule) => params.rules.push(rule),
-  } as never);
-  return params.rules;
+/**
+ * The schema as the service serves it, from these SDL files: the federation subgraph that
+ * src/schema.ts builds, through Yoga with the @defer/@stream plugin, which adds its directives to
+ * the schema and its rules to validation.
+ */
+export function servedSchemaOf(files: SchemaFiles): ServedSchema {
+  // Only its shape is compared and validated against: no resolvers.
+  const yoga = createYoga({
+    schema: buildSubgraphSchema([{ typeDefs: typeDefsOf(files) }]),
+    plugins: [useDeferStream()],
+    // Validated once per schema here: a cache keyed by document alone would mix the two schemas.
+    parserAndValidationCache: false,
+    logging: false,
+  });
+  const { schema, validate } = yoga.getEnveloped();
+  return { schema, validate: (against, document) => validate(against, document) };
 }
 
 const SEVERITY: Record<CriticalityLevel, Severity> = {
@@ -111,13 +110,9 @@ function touches(change: ClassifiedChange, used: ReadonlySet<string>): string | 
   return null;
 }
 
-export async function checkSchemas(
-  oldSchema: GraphQLSchema,
-  newSchema: GraphQLSchema,
-  operations: ShippedOperation[],
-): Promise<CheckResult> {
+export async function checkSchemas(old: ServedSchema, current: ServedSchema, operations: ShippedOperation[]): Promise<CheckResult> {
+  const [oldSchema, newSchema] = [old.schema, current.schema];
   const changes = (await diff(oldSchema, newSchema)).map(classify);
-  const rules = serviceValidationRules();
   const breakages: Breakage[] = [];
   const usage = new Map<ShippedOperation, Set<string>>();
   for (const operation of operations) {
@@ -143,9 +138,9 @@ export async function checkSchemas(
 
   // What the diff cannot see (or sees as safe) but the service would refuse: validation on the new schema.
   for (const operation of usage.keys()) {
-    const errors = validate(newSchema, operation.document!, rules);
+    const errors = current.validate(newSchema, operation.document!);
     if (errors.length === 0) continue;
-    const before = validate(oldSchema, operation.document!, rules).length === 0 ? '' : ' (already invalid at the base)';
+    const before = old.validate(oldSchema, operation.document!).length === 0 ? '' : ' (already invalid at the base)';
     for (const error of errors) {
       breakages.push({ operation, coordinate: null, reason: `does not validate: ${error.message}${before}` });
     }

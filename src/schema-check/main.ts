@@ -9,8 +9,11 @@ import { parseArgs } from 'node:util';
 import { readSchemaFiles } from '../schema.js';
 import { checkSchemas, markdownReport, readShippedOperations, servedSchemaOf, textReport, type SchemaFiles } from './check.js';
 
-/** What this repository ships itself: its trusted-documents manifest and the operations it is generated from. */
-const DEFAULT_DOCUMENTS = ['test/generated/trusted/persisted-documents.json', 'test/operations/*.graphql'];
+/**
+ * What this repository ships itself: its trusted-documents manifest, which codegen makes from
+ * test/operations/ and graphiql/ (CI fails when it is stale), so each operation is checked once.
+ */
+const DEFAULT_DOCUMENTS = ['test/generated/trusted/persisted-documents.json'];
 
 function git(root: string, ...args: string[]): string {
   return execFileSync('git', ['-C', root, ...args], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] }).trim();
