@@ -1,11 +1,12 @@
 // Composes a supergraph (`npm run supergraph`): this service's subgraph and the others a deployment
 // names in supergraph.config.json, by The Guild's federation composition, into the supergraph SDL
 // that Hive Gateway serves. Imported by nothing in the service.
-import { readFileSync, readdirSync, statSync, writeFileSync } from 'node:fs';
+import { readFileSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { composeServices, compositionHasErrors } from '@theguild/federation-composition';
-import { parse } from 'graphql';
+import { parse, print } from 'graphql';
 import { z } from 'zod';
+import { readSchemaFiles, typeDefsOf } from '../schema.js';
 
 const subgraphSchema = z.object({
   /** The subgraph's name in the supergraph. */
@@ -51,11 +52,8 @@ export function readSupergraphConfig(path: string): SupergraphConfig {
 export async function loadSubgraphSdl(source: SubgraphSource): Promise<string> {
   if (source.sdl !== undefined) {
     if (!statSync(source.sdl).isDirectory()) return readFileSync(source.sdl, 'utf8');
-    return readdirSync(source.sdl)
-      .filter((file) => file.endsWith('.graphql'))
-      .sort()
-      .map((file) => readFileSync(resolve(source.sdl!, file), 'utf8'))
-      .join('\n');
+    // A folder is read as the service reads schema/ (schema.ts), in the same order.
+    return print(typeDefsOf(readSchemaFiles(source.sdl)));
   }
   const response = await fetch(source.url, {
     method: 'POST',
