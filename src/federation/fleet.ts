@@ -8,11 +8,12 @@ import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
 import { existsSync } from 'node:fs';
 import { createServer, request as httpRequest, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import { createServer as createNetServer, type AddressInfo } from 'node:net';
+import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { createGatewayRuntime } from '@graphql-hive/gateway';
+import getPort from 'get-port';
 import { gatewayConfig } from '../../gateway.config.js';
 import { composeApiSchema, loadSubgraphSdl } from './compose.js';
 
@@ -87,15 +88,6 @@ function findRedisServer(): string {
   );
 }
 
-/** A loopback port nothing listens on now (redis-server needs its port named). */
-async function freePort(): Promise<number> {
-  const server = createNetServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}
-
 /**
  * The load balancer a deployment puts between the gateway and the replicas, as small as it gets:
  * each request goes to the next replica in turn, streamed both ways (so @defer's parts pass as
@@ -136,7 +128,8 @@ async function start(): Promise<void> {
   );
   const simulatorUrl = simulatorLine.slice('partner simulator listening on '.length).trim();
 
-  const redisPort = await freePort();
+  // redis-server needs its port named: one nothing listens on now.
+  const redisPort = await getPort({ host: '127.0.0.1' });
   await startProcess(
     'redis-server',
     redisServer,

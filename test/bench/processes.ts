@@ -2,8 +2,8 @@
 // answers, read its memory, and make sure every child is gone when the run ends, however it ends.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
+import getPort from 'get-port';
 
 export interface Child {
   name: string;
@@ -13,17 +13,8 @@ export interface Child {
 
 const children = new Set<ChildProcess>();
 
-/** A free loopback port, chosen by the OS. */
-export async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-  });
-}
+/** A free loopback port. */
+export const freePort = (): Promise<number> => getPort({ host: '127.0.0.1' });
 
 /**
  * Starts an entry point as the server's own process (RSS is read from its pid): a built `.js`

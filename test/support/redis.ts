@@ -4,8 +4,8 @@
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
 import { existsSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { createInterface } from 'node:readline';
+import getPort from 'get-port';
 import { Redis } from 'ioredis';
 
 export const REDIS_SERVER = '/usr/bin/redis-server';
@@ -41,7 +41,7 @@ export interface RedisServer {
 
 export async function startRedisServer(): Promise<RedisServer> {
   const binary = ensureRedisServer();
-  const port = await freePort();
+  const port = await getPort({ host: '127.0.0.1' });
   let child: ChildProcess | null = null;
 
   const start = async () => {
@@ -99,13 +99,4 @@ export async function startRedisServer(): Promise<RedisServer> {
       }
     },
   };
-}
-
-async function freePort(): Promise<number> {
-  const server = createServer();
-  server.listen(0, '127.0.0.1');
-  await once(server, 'listening');
-  const { port } = server.address() as { port: number };
-  await new Promise((resolve) => server.close(resolve));
-  return port;
 }
