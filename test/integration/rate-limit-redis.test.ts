@@ -1,0 +1,98 @@
+// Budgets shared through Redis: two replicas over one partner simulator and one real redis-server,
+// RATE_LIMIT_MAX=5. The fee calls of made-up tokens spend one budget for the whole fleet, whichever
+// replica they reach; the record of accepted credentials is each replica's own, so a token read on
+// one replica has fees of its own there only; Redis keys hold no token.
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { platformIdWithSize } from '../../src/simulator/data.js';
+import { CalculateListingFeeDocument, InventoryTotalDocument } from '../generated/graphql.js';
+import { startRedisServer, type RedisServer } from '../support/redis.js';
+import { errorCodes, expectNoGraphQLErrors, startTestkit, type Testkit } from '../support/testkit.js';
+
+const BUDGET = 5;
+/** A fee mutation of one item costs 2 units: two fit in a budget of 5. */
+const FEE_COST = 2;
+
+let redis: RedisServer;
+let a: Testkit;
+let b: Testkit;
+const tokensSent = new Set<string>();
+
+beforeAll(async () => {
+  redis = await startRedisServer();
+  const config = { redisUrl: redis.url, rateLimit: { max: BUDGET, windowMs: 60_000 } };
+  a = await startTestkit({ config });
+  b = await startTestkit({ config, sharedSimulator: a.simulator });
+  await vi.waitFor(
+    () => {
+      expect(a.service.redis!.up).toBe(true);
+      expect(b.service.redis!.up).toBe(true);
+    },
+    { timeout: 15_000, interval: 50 },
+  );
+});
+
+afterAll(async () => {
+  await b?.close();
+  await a?.close();
+  await redis?.stop();
+});
+
+const feeCalls = () => a.simulator.callsOf('calculateListingFee').length;
+
+function fees(replica: Testkit, token: string) {
+  tokensSent.add(token);
+  return replica.execute(CalculateListingFeeDocument, { input: { items: [{ price: 250 }] } }, { token });
+}
+
+function read(replica: Testkit, token: string) {
+  tokensSent.add(token);
+  return replica.execute(InventoryTotalDocument, { platformId: platformIdWithSize(3), appId: 730 }, { token });
+}
+
+describe('budgets shared through Redis by two replicas', () => {
+  it('lets twenty made-up tokens sending five fee mutations each, on either replica, make what one budget allows', async () => {
+    const before = feeCalls();
+    const outcomes: string[] = [];
+    for (let token = 0; token < 20; token++) {
+      for (let sent = 0; sent < 5; sent++) {
+        const replica = (token * 5 + sent) % 2 === 0 ? a : b;
+        outcomes.push(errorCodes(await fees(replica, `made-up-fleet-fee-token-${token}`)).join() || 'ok');
+      }
+    }
+    // One budget for the fleet: each replica counting on its own would have let twice as many through.
+    expect(feeCalls() - before).toBe(Math.floor(BUDGET / FEE_COST));
+    expect(outcomes.filter((outcome) => outcome === 'ok')).toHaveLength(Math.floor(BUDGET / FEE_COST));
+    expect(new Set(outcomes.filter((outcome) => outcome !== 'ok'))).toEqual(new Set(['RATE_LIMITED']));
+    expect(await redis.commandCalls('evalsha')).toBeGreaterThan(0);
+
+    // The shared counter is the one of tokenless requests; no key names a token.
+    const keys = (await redis.dump()).map(({ key }) => key);
+    expect(keys).toContain('tradegraph:rate-limit:anonymous');
+    for (const key of keys) {
+      expect(key).toMatch(/^tradegraph:rate-limit:(anonymous|[0-9a-f]{64})$/);
+      for (const token of tokensSent) expect(key).not.toContain(token);
+    }
+  });
+
+  it('gives a token fees of its own on the replica that saw the partner accept it, and the shared budget elsewhere', async () => {
+    // The shared fee budget is spent (by the test above, or here).
+    for (let sent = 0; sent < 3; sent++) await fees(a, 'made-up-fleet-flood');
+    expect(errorCodes(await fees(b, 'made-up-fleet-flood'))).toEqual(['RATE_LIMITED']);
+
+    // A new user's read is never locked out by the flood, and gets its token accepted on A (1 of 5 spent).
+    expectNoGraphQLErrors(await read(a, 'fleet-new-user'));
+    const calls = feeCalls();
+    // B has not seen the partner accept it: there its fees spend the shared, spent budget.
+    expect(errorCodes(await fees(b, 'fleet-new-user'))).toEqual(['RATE_LIMITED']);
+    expect(feeCalls()).toBe(calls);
+    // Once B has read with it too (2 spent), its fees there spend its own budget (4 spent)...
+    expectNoGraphQLErrors(await read(b, 'fleet-new-user'));
+    expectNoGraphQLErrors(await fees(b, 'fleet-new-user'));
+    expect(feeCalls()).toBe(calls + 1);
+    // ...counted across both replicas: 2 more do not fit on A, 1 more does.
+    expect(errorCodes(await fees(a, 'fleet-new-user'))).toEqual(['RATE_LIMITED']);
+    expect(feeCalls()).toBe(calls + 1);
+    expectNoGraphQLErrors(await read(a, 'fleet-new-user'));
+    expect(errorCodes(await read(b, 'fleet-new-user'))).toEqual(['RATE_LIMITED']);
+  });
+});
