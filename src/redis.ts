@@ -74,12 +74,14 @@ export function connectRedis(url: string, logger: Logger, { commandTimeoutMs }: 
     inOutage = false;
     logger.info('Redis is reachable again: the response cache and rate limits are shared again');
   };
-  const commandFailed = (error: unknown) => {
+  // The reason names what found the hang: a request's command, or the heartbeat.
+  const missed = (what: string) => (error: unknown) => {
     // Only a missed deadline: a refused command (a full Redis, a wrong type) says Redis answers.
     if (!(error instanceof Error) || !/timed out/i.test(error.message)) return;
     answering = false;
-    lost(`a command got no answer within ${commandTimeoutMs} ms`);
+    lost(`${what} got no answer within ${commandTimeoutMs} ms`);
   };
+  const commandFailed = missed('a command');
   // The heartbeat: a PING on a ready connection, whose answer (or its missed deadline) decides
   // whether Redis answers; unref'd, so it never keeps the process alive.
   const heartbeat = setInterval(() => {
@@ -89,7 +91,7 @@ export function connectRedis(url: string, logger: Logger, { commandTimeoutMs }: 
       .then(() => {
         answering = true;
         recovered();
-      }, commandFailed);
+      }, missed('the heartbeat PING'));
   }, HEARTBEAT_MS);
   heartbeat.unref();
 

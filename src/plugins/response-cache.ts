@@ -8,7 +8,7 @@ import type { Plugin } from 'graphql-yoga';
 import type { TradegraphContext } from '../context.js';
 import { credentialKeyOf } from '../credentials.js';
 import type { SharedRedis } from '../redis.js';
-import { answerBytes, createInProcessStore, type InProcessStore } from './response-cache-store.js';
+import { createInProcessStore, type InProcessStore } from './response-cache-store.js';
 
 export interface ResponseCacheOptions {
   ttlMs: number;
@@ -40,6 +40,9 @@ function etagMatches(ifNoneMatch: string, etag: string): boolean {
   const bare = (tag: string) => tag.trim().replace(/^W\//, '').replace(/^"(.*)"$/, '$1');
   return ifNoneMatch.split(',').some((tag) => tag.trim() === '*' || bare(tag) === bare(etag));
 }
+
+/** An answer as the plugin hands it to its store. */
+type CachedResult = Parameters<Cache['set']>[1];
 
 /** Every key this cache writes in Redis starts so; the rest is a SHA-256 hash. */
 export const REDIS_KEY_PREFIX = 'tradegraph:response:';
@@ -132,38 +135,32 @@ function buildResponseCacheKey(params: {
 }
 
 /**
- * The store without entity bookkeeping: answers expire by their TTL only, and nothing is
- * invalidated (the schema's one mutation changes no state). In Redis this leaves one key per
- * answer, expiring with it, instead of entity sets that would grow without bound.
+ * The Redis store, bypassed while Redis is away: a failed read is a miss, a failed write is dropped.
+ * Answers expire by their TTL only, and nothing is invalidated (the schema's one mutation changes
+ * no state): one key per answer, expiring with it, and no entity sets that would grow without
+ * bound. Written with one SET of its own rather than through envelop's Redis cache, whose write
+ * goes through a pipeline that resolves without an error past the command deadline: a write to a
+ * hung Redis then never marked it down. The answer is serialised once, for the cap and the write.
  */
-function entitiesIgnored(store: Cache, keyOf: (id: string) => string = (id) => id): Cache {
-  return {
-    get: (id) => store.get(keyOf(id)),
-    set: (id, result, _entities, ttl) => store.set(keyOf(id), result, [], ttl),
-    invalidate: () => undefined,
-  };
-}
-
-/** The Redis store, bypassed while Redis is away: a failed read is a miss, a failed write is dropped. */
 function resilientStore(redis: SharedRedis, maxEntryBytes: number): Cache {
-  // Loaded with the connection, only when REDIS_URL is set.
-  const loaded = Promise.all([import('@envelop/response-cache-redis'), redis.client()]).then(([{ createRedisCache }, client]) =>
-    entitiesIgnored(createRedisCache({ redis: client }) as Cache, (id) => REDIS_KEY_PREFIX + id),
-  );
   return {
     get: async (id) => {
       if (!redis.up) return undefined;
       try {
-        return await (await loaded).get(id);
+        const text = await (await redis.client()).get(REDIS_KEY_PREFIX + id);
+        return text === null ? undefined : (JSON.parse(text) as CachedResult);
       } catch (error) {
         redis.commandFailed(error);
         return undefined;
       }
     },
-    set: async (id, result, entities, ttl) => {
-      if (!redis.up || answerBytes(result) > maxEntryBytes) return;
+    set: async (id, result, _entities, ttl) => {
+      if (!redis.up) return;
+      const text = JSON.stringify(result);
+      if (Buffer.byteLength(text) > maxEntryBytes) return;
       try {
-        await (await loaded).set(id, result, entities, ttl);
+        const client = await redis.client();
+        await (Number.isFinite(ttl) ? client.set(REDIS_KEY_PREFIX + id, text, 'PX', ttl) : client.set(REDIS_KEY_PREFIX + id, text));
       } catch (error) {
         // Dropped: the next read of this answer goes upstream again.
         redis.commandFailed(error);

@@ -33,6 +33,12 @@ export interface RedisServer {
   pause(): void;
   /** Lets a hung server run again (SIGCONT); it then answers what it was sent meanwhile. */
   resume(): void;
+  /**
+   * Hangs writes only (CLIENT PAUSE WRITE): reads and PINGs are answered, and a connection that
+   * sends a write hangs on it, with whatever it sends after it, until unpauseWrites.
+   */
+  pauseWrites(): Promise<void>;
+  unpauseWrites(): Promise<void>;
   /** The calls of one command (INFO commandstats) it has run since it started. */
   commandCalls(command: string): Promise<number>;
   /** Every key and value it holds (strings and sets), for the secret checks. */
@@ -75,6 +81,8 @@ export async function startRedisServer(): Promise<RedisServer> {
     stop,
     pause: () => void child?.kill('SIGSTOP'),
     resume: () => void child?.kill('SIGCONT'),
+    pauseWrites: () => adminCommand(port, 'PAUSE', String(WRITE_PAUSE_MS), 'WRITE'),
+    unpauseWrites: () => adminCommand(port, 'UNPAUSE'),
     async commandCalls(command) {
       const client = new Redis(port, '127.0.0.1');
       try {
@@ -99,4 +107,17 @@ export async function startRedisServer(): Promise<RedisServer> {
       }
     },
   };
+}
+
+/** Longer than any test waits: writes stay paused until unpaused. */
+const WRITE_PAUSE_MS = 600_000;
+
+/** A CLIENT subcommand, sent on a connection of its own. */
+async function adminCommand(port: number, ...args: string[]): Promise<void> {
+  const client = new Redis(port, '127.0.0.1');
+  try {
+    await client.call('CLIENT', ...args);
+  } finally {
+    client.disconnect();
+  }
 }
