@@ -134,8 +134,11 @@ export interface Config {
   /** The facade's connections per upstream base, and how long a call may wait for one. */
   upstreamConnections: number;
   upstreamConnectionWaitMs: number;
-  /** The most connections one inventory or one caller may hold: a quarter of upstreamConnections unless set. */
-  upstreamConnectionsPerDomain: number;
+  /**
+   * The most connections one inventory or one caller may hold; null: a quarter of upstreamConnections
+   * (worked out by the partner client, so that a config built in code with other connections gets its quarter).
+   */
+  upstreamConnectionsPerDomain: number | null;
   /** GraphQL requests worked on at once; more are refused with HTTP 503 and Retry-After. */
   maxOperationsInFlight: number;
   /** The whole operation's deadline; partner calls still running then fail UPSTREAM_TIMEOUT. */
@@ -200,7 +203,7 @@ export function loadConfig(env: NodeJS.ProcessEnv): Config {
     upstreamBreakerHalfOpenMs: values.UPSTREAM_BREAKER_HALF_OPEN_MS,
     upstreamConnections: values.UPSTREAM_CONNECTIONS,
     upstreamConnectionWaitMs: values.UPSTREAM_CONNECTION_WAIT_MS,
-    upstreamConnectionsPerDomain: values.UPSTREAM_CONNECTIONS_PER_DOMAIN ?? Math.max(1, Math.floor(values.UPSTREAM_CONNECTIONS / 4)),
+    upstreamConnectionsPerDomain: values.UPSTREAM_CONNECTIONS_PER_DOMAIN ?? null,
     maxOperationsInFlight: values.MAX_OPERATIONS_IN_FLIGHT,
     operationTimeoutMs: values.OPERATION_TIMEOUT_MS,
     pageMaxPartnerCalls: values.PAGE_MAX_PARTNER_CALLS,

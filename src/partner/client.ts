@@ -30,8 +30,8 @@ export interface PartnerClientOptions {
   /** The facade's connections to this base, and how long a call may wait for one. */
   connections: number;
   connectionWaitMs: number;
-  /** The most connections one fault domain (an inventory, a caller) may hold. */
-  connectionsPerDomain: number;
+  /** The most connections one fault domain (an inventory, a caller) may hold; null: a quarter of `connections`, at least one. */
+  connectionsPerDomain: number | null;
   observers?: readonly PartnerCallObserver[];
   /** Secrets of the service itself (the merchant app-key), scrubbed from every call's errors. */
   secrets?: readonly string[];
@@ -89,7 +89,11 @@ export class PartnerClient {
     this.pathPrefix = base.pathname.replace(/\/+$/, '');
     this.observers = options.observers ?? [];
     // One slot per pool connection: a call holding a slot never queues inside the pool.
-    this.slots = new ConnectionSlots(options.connections, options.connectionWaitMs, options.connectionsPerDomain);
+    this.slots = new ConnectionSlots(
+      options.connections,
+      options.connectionWaitMs,
+      options.connectionsPerDomain ?? Math.max(1, Math.floor(options.connections / 4)),
+    );
     this.pool = new Pool(this.origin, {
       connections: options.connections,
       keepAliveTimeout: 30_000,

@@ -25,7 +25,7 @@ describe('loadConfig', () => {
       upstreamBreakerHalfOpenMs: 5000,
       upstreamConnections: 64,
       upstreamConnectionWaitMs: 1000,
-      upstreamConnectionsPerDomain: 16,
+      upstreamConnectionsPerDomain: null,
       maxOperationsInFlight: 1024,
       operationTimeoutMs: 15_000,
       pageMaxPartnerCalls: 4,
@@ -100,12 +100,6 @@ describe('loadConfig', () => {
     for (const url of ['redis://cache:6379', 'redis://cache:6379/', 'redis://cache:6379/3', 'rediss://:pw@cache:6380/15']) {
       expect(loadConfig({ REDIS_URL: url }).redisUrl).toBe(url);
     }
-  });
-
-  it('gives one inventory or caller a quarter of the partner connections, at least one, unless set', () => {
-    expect(loadConfig({ UPSTREAM_CONNECTIONS: '10' }).upstreamConnectionsPerDomain).toBe(2);
-    expect(loadConfig({ UPSTREAM_CONNECTIONS: '3' }).upstreamConnectionsPerDomain).toBe(1);
-    expect(loadConfig({ UPSTREAM_CONNECTIONS: '10', UPSTREAM_CONNECTIONS_PER_DOMAIN: '7' }).upstreamConnectionsPerDomain).toBe(7);
   });
 
   it('treats empty values as unset, and defaults the open-API base to the partner base', () => {
