@@ -3,6 +3,8 @@
 // own for listing fees, which spend the merchant's key) only once the partner has answered a read
 // made with it; before that, every made-up token is one and the same unproven caller.
 
+import { LRUCache } from 'lru-cache';
+
 /** A credential's digest (context.ts `credentialDigest`); the secret itself is never held here. */
 export type CredentialDigest = string;
 
@@ -14,31 +16,19 @@ export interface AcceptedCredentialsOptions {
 }
 
 export class AcceptedCredentials {
-  /** Each digest and when the partner last accepted it, oldest first. */
-  private readonly acceptedAt = new Map<CredentialDigest, number>();
-  private readonly maxEntries: number;
-  private readonly ttlMs: number;
+  /** Each digest the partner accepted, forgotten `ttlMs` after its last acceptance or when crowded out. */
+  private readonly accepted: LRUCache<CredentialDigest, true>;
 
   constructor({ maxEntries = 100_000, ttlMs = 60 * 60 * 1000 }: AcceptedCredentialsOptions = {}) {
-    this.maxEntries = maxEntries;
-    this.ttlMs = ttlMs;
+    this.accepted = new LRUCache({ max: maxEntries, ttl: ttlMs });
   }
 
-  /** The partner answered a call made with this credential. */
+  /** The partner answered a call made with this credential: its evidence counts for `ttlMs` more. */
   accept(digest: CredentialDigest): void {
-    // Re-inserted so that the map stays ordered by the last acceptance.
-    this.acceptedAt.delete(digest);
-    this.acceptedAt.set(digest, Date.now());
-    if (this.acceptedAt.size > this.maxEntries) {
-      this.acceptedAt.delete(this.acceptedAt.keys().next().value!);
-    }
+    this.accepted.set(digest, true);
   }
 
   has(digest: CredentialDigest): boolean {
-    const at = this.acceptedAt.get(digest);
-    if (at === undefined) return false;
-    if (Date.now() - at <= this.ttlMs) return true;
-    this.acceptedAt.delete(digest);
-    return false;
+    return this.accepted.has(digest);
   }
 }
