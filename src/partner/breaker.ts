@@ -23,6 +23,15 @@ import { isOutage } from './error-from-response.js';
  */
 export type FaultDomains = Readonly<Record<string, string | (() => string)>>;
 
+/**
+ * Who a call is made for, as the breaker and the connection slots count it: `fault` is the caller's
+ * fault domain (worked out only when a call fails), `connection` what its connections count against.
+ */
+export interface CallerDomains {
+  fault: string | (() => string);
+  connection: string;
+}
+
 export interface CircuitOptions {
   /** Share of the window's calls (0 to 1, exclusive) that must fail. */
   failureRatio: number;

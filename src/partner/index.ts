@@ -2,6 +2,7 @@
 // upstream base (the partner base for inventories, the open-API base for listing fees), and what
 // the partner's answers prove about the callers (accepted-credentials.ts).
 import { AcceptedCredentials, type CredentialDigest } from './accepted-credentials.js';
+import type { CallerDomains } from './breaker.js';
 import { PartnerClient, type PartnerClientOptions } from './client.js';
 import { readInventoryPage, type ReadInventoryParams } from './inventory.js';
 import { calculateListingFees, type CalculateListingFeesParams } from './listing-fee.js';
@@ -16,12 +17,7 @@ export interface PartnerApiOptions extends Omit<PartnerClientOptions, 'baseUrl' 
 }
 
 /** Every caller the partner has not accepted, as one fault domain: a made-up token proves nothing. */
-export const UNPROVEN_CALLER = 'unproven';
-
-/** Who a call is made for: the digest of the caller's credential, or null for a request without one. */
-export interface CallerParams {
-  credential: CredentialDigest | null;
-}
+const UNPROVEN_CALLER = 'unproven';
 
 export class PartnerApi {
   /** Credentials the partner answered an inventory read for; read by the rate limit too. */
@@ -40,7 +36,7 @@ export class PartnerApi {
 
   /** Reads a page with the caller's token; a page answered is the partner's acceptance of that token. */
   async readInventoryPage(
-    params: Omit<ReadInventoryParams, 'caller' | 'connectionCaller'> & { credential: CredentialDigest },
+    params: Omit<ReadInventoryParams, 'caller'> & { credential: CredentialDigest },
   ): Promise<TradeInventoryResponseDTO> {
     const { credential } = params;
     const page = await readInventoryPage(this.partnerClient, {
@@ -49,8 +45,7 @@ export class PartnerApi {
       startAssetId: params.startAssetId,
       count: params.count,
       accessToken: params.accessToken,
-      caller: () => this.callerDomain(credential),
-      connectionCaller: credential,
+      caller: this.callerOf(credential),
       signal: params.signal,
       deadline: params.deadline,
       requestId: params.requestId,
@@ -61,20 +56,25 @@ export class PartnerApi {
 
   /** Fees are asked with the merchant key: the caller is told apart by its own token, once proven. */
   calculateListingFees(
-    params: Omit<CalculateListingFeesParams, 'appKey' | 'faultDomains' | 'connectionDomains'> & CallerParams,
+    params: Omit<CalculateListingFeesParams, 'appKey' | 'caller'> & { credential: CredentialDigest | null },
   ): Promise<ListingFeeResultDTO[]> {
     const { credential, ...rest } = params;
     return calculateListingFees(this.openApiClient, {
       ...rest,
       appKey: this.appKey,
-      faultDomains: { caller: () => this.callerDomain(credential) },
-      connectionDomains: [`caller ${credential ?? UNPROVEN_CALLER}`],
+      caller: this.callerOf(credential),
     });
   }
 
-  /** A caller as the breaker counts it: its credential once the partner has accepted it. */
-  private callerDomain(credential: CredentialDigest | null): string {
-    return credential !== null && this.accepted.has(credential) ? credential : UNPROVEN_CALLER;
+  /**
+   * A caller as the breaker counts it: its credential once the partner has accepted it, else the
+   * one unproven caller; its connections count against its credential (or the unproven caller).
+   */
+  private callerOf(credential: CredentialDigest | null): CallerDomains {
+    return {
+      fault: () => (credential !== null && this.accepted.has(credential) ? credential : UNPROVEN_CALLER),
+      connection: credential ?? UNPROVEN_CALLER,
+    };
   }
 
   /** Probes each distinct upstream base (see PartnerClient.probe); for GET /readiness. */

@@ -1,6 +1,7 @@
 // Partner operation "read platform inventory" (partner-api.md 4.1):
 // GET {base_url}/api/user/v2/{platformId}/{appId}?startAssetId&count&access_token
 import { UpstreamBadResponseError } from '../errors.js';
+import type { CallerDomains } from './breaker.js';
 import type { OperationDeadline, PartnerClient } from './client.js';
 import type { ClientGoneSignal } from './abort-signal.js';
 import { isRecord } from './envelope.js';
@@ -15,13 +16,8 @@ export interface ReadInventoryParams {
   startAssetId: string | null;
   count: number;
   accessToken: string | null;
-  /**
-   * The caller as the breaker's fault domain, worked out when a call fails: its credential's digest
-   * once the partner has accepted that credential, else the one unproven caller (index.ts).
-   */
-  caller: string | (() => string);
-  /** The caller's credential digest, whose calls may hold only a share of the connections. */
-  connectionCaller: string;
+  /** Who the page is read for (index.ts): an outage and a connection count against it too. */
+  caller: CallerDomains;
   signal?: ClientGoneSignal;
   deadline?: OperationDeadline;
   requestId?: string;
@@ -50,9 +46,9 @@ export async function readInventoryPage(client: PartnerClient, params: ReadInven
     // An outage counts against this inventory and this caller: see partner/breaker.ts.
     faultDomains: {
       inventory: `${params.appId}/${params.platformId}`,
-      caller: params.caller,
+      caller: params.caller.fault,
     },
-    connectionDomains: [`inventory ${params.appId}/${params.platformId}`, `caller ${params.connectionCaller}`],
+    connectionDomains: [`inventory ${params.appId}/${params.platformId}`, `caller ${params.caller.connection}`],
     maxResponseBytes: PAGE_ENVELOPE_BYTES + params.count * ITEM_BYTES,
     signal: params.signal,
     deadline: params.deadline,

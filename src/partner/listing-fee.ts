@@ -1,7 +1,7 @@
 // Partner operation "listing fee calculation" (partner-api.md 4.2):
 // POST {open_api_url}/merchant/sale/v1/calculate with { dataList }, the merchant key as `app-key`.
 import { UpstreamBadResponseError } from '../errors.js';
-import type { FaultDomains } from './breaker.js';
+import type { CallerDomains } from './breaker.js';
 import type { OperationDeadline, PartnerClient } from './client.js';
 import type { ClientGoneSignal } from './abort-signal.js';
 import { isRecord } from './envelope.js';
@@ -13,10 +13,8 @@ export interface CalculateListingFeesParams {
   items: readonly ListingFeeRequestItemDTO[];
   /** The merchant key from the server's configuration; never one a client sent. */
   appKey: string | null;
-  /** Who the fees are asked for (see partner/breaker.ts). */
-  faultDomains?: FaultDomains;
-  /** What the call's connection counts against (see PartnerCall.connectionDomains). */
-  connectionDomains?: readonly string[];
+  /** Who the fees are asked for (index.ts): an outage and a connection count against it. */
+  caller: CallerDomains;
   signal?: ClientGoneSignal;
   deadline?: OperationDeadline;
   requestId?: string;
@@ -40,8 +38,8 @@ export async function calculateListingFees(
     // Not known to be idempotent: a retried POST could act twice upstream.
     idempotent: false,
     secrets: params.appKey ? [params.appKey] : [],
-    faultDomains: params.faultDomains,
-    connectionDomains: params.connectionDomains,
+    faultDomains: { caller: params.caller.fault },
+    connectionDomains: [`caller ${params.caller.connection}`],
     maxResponseBytes: RESULT_ENVELOPE_BYTES + params.items.length * RESULT_ITEM_BYTES,
     signal: params.signal,
     deadline: params.deadline,
