@@ -59,16 +59,18 @@ const MAX_SLICE = Math.max(MAX_PAGE_SIZE, MAX_LISTING_FEE_ITEMS);
 export interface OperationPrice {
   cost: number;
   representations: number;
-  /** The part of `cost` spent with the merchant's app-key (APP_KEY_FIELDS), whoever the caller is. */
+  /** The part of `cost` spent with the merchant's app-key alone (APP_KEY_FIELDS), whoever the caller is. */
   appKeyCost: number;
 }
 
 /**
- * The fields whose partner calls are made with the merchant's app-key rather than the caller's
- * token (listing fees): a rate limit keys their part of the cost by what the partner has accepted,
- * not by a token anyone can make up. test/unit/prices.test.ts finds them from the resolvers.
+ * The fields whose partner calls are made with the merchant's app-key alone, the caller's token
+ * unchecked by the partner (the fee mutation): a rate limit keys their part of the cost by what
+ * the partner has accepted, not by a token anyone can make up. An item's `listingFee` is not one:
+ * an item exists only once the partner has answered a read made with the caller's token, which
+ * accepts it, so its fees are a proven caller's. test/unit/prices.test.ts finds the fee resolvers.
  */
-export const APP_KEY_FIELDS: ReadonlySet<string> = new Set(['InventoryItem.listingFee', 'Mutation.calculateListingFee']);
+export const APP_KEY_FIELDS: ReadonlySet<string> = new Set(['Mutation.calculateListingFee']);
 
 /**
  * A part of an operation's price as a function of its variables: `size` is the size of the list

@@ -6,7 +6,7 @@
 import { print } from 'graphql';
 import { describe, expect, it } from 'vitest';
 import { platformIdWithSize } from '../../src/simulator/data.js';
-import { CalculateListingFeeDocument, InventoryTotalDocument } from '../generated/graphql.js';
+import { CalculateListingFeeDocument, InventoryTotalDocument, InventoryWithFeesDocument } from '../generated/graphql.js';
 import { errorCodes, expectNoGraphQLErrors, useTestkit, type Testkit } from '../support/testkit.js';
 
 const MAX = 3;
@@ -101,6 +101,17 @@ describe('budgets that bound what they protect', () => {
     expectNoGraphQLErrors(accepted);
     expect(feeCalls()).toBe(calls + 1);
     expect(errorCodes(await fees('made-up-flood-token-last'))).toEqual(['RATE_LIMITED']);
+  });
+
+  it("lets a new user's first read ask the fees of its items: they follow the partner's acceptance", async () => {
+    for (let token = 0; token < 3; token++) await fees(`made-up-flood-token-${token}`);
+    expect(errorCodes(await fees('made-up-flood-token-last'))).toEqual(['RATE_LIMITED']);
+    const calls = feeCalls();
+    // 1 (the page) + 2 (its items) + 2 (their fees): the whole budget of the token, none of the shared one.
+    const page = await kit().execute(InventoryWithFeesDocument, { ...variables, first: 2, price: 100 }, { token: 'fresh-fees-token' });
+    expectNoGraphQLErrors(page);
+    expect(page.data!.inventory!.items.nodes.map((item) => typeof item.listingFee?.fee)).toEqual(['number', 'number']);
+    expect(feeCalls()).toBeGreaterThan(calls);
   });
 
   it('weighs an operation by its cost and refuses one over what is left before any partner call', async () => {
