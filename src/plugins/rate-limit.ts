@@ -65,7 +65,7 @@ export function useRateLimit({ max, windowMs, accepted, redis }: RateLimitOption
           // What was refused is not spent: a smaller operation may still use what is left.
           await Promise.all([[key, points] as const, ...spent].map(([refunded, back]) => limiter.reward(refunded, back)));
           const retryAfter = Math.max(1, Math.ceil((refusal as RateLimiterRes).msBeforeNext / 1000));
-          throw new OperationRateLimitedError(max, windowMs, retryAfter, points);
+          throw new OperationRateLimitedError(max, windowMs, retryAfter, points, credential !== null && key === ANONYMOUS);
         }
       }
     },

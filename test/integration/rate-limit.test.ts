@@ -87,7 +87,10 @@ describe('budgets that bound what they protect', () => {
   it('keeps a read budget per credential, so a new user is not locked out, and fees of its own once the partner accepted it', async () => {
     for (let token = 0; token < 5; token++) await fees(`made-up-flood-token-${token}`);
     expect(errorCodes(await fees('made-up-flood-token-last'))).toEqual(['RATE_LIMITED']);
-    expect(errorCodes(await fees('fresh-valid-token'))).toEqual(['RATE_LIMITED']);
+    const unproven = await fees('fresh-valid-token');
+    expect(errorCodes(unproven)).toEqual(['RATE_LIMITED']);
+    // It says why, and what gets the token a budget of its own.
+    expect(unproven.errors![0]!.message).toMatch(/has not accepted yet .* read an inventory with the token first/);
 
     const reads = inventoryCalls();
     const read = await readAs(kit(), 'fresh-valid-token');
