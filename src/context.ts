@@ -7,7 +7,7 @@ import { credentialDigest, parseCredentials, type Credentials } from './credenti
 import { UnauthenticatedError } from './errors.js';
 import { createInventoryPageLoader, type InventoryPageLoader } from './inventory/page-loader.js';
 import { createListingFeeLoader, type ListingFeeLoader } from './listing-fee/fee-loader.js';
-import { LightAbortSignal, type ClientGoneSignal, type OperationDeadline, type PartnerApi } from './partner/index.js';
+import type { OperationDeadline, PartnerApi } from './partner/index.js';
 
 export interface Loaders {
   inventoryPage: InventoryPageLoader;
@@ -50,7 +50,7 @@ export function requestIdOf(request: Request): string {
 export function createLoaders(
   { partner, listingFeeBatchMax }: Pick<ContextDependencies, 'partner' | 'listingFeeBatchMax'>,
   credentials: Credentials,
-  call: { signal?: ClientGoneSignal; deadline?: OperationDeadline; requestId: string },
+  call: { signal?: AbortSignal; deadline?: OperationDeadline; requestId: string },
 ): Loaders {
   const { accessToken } = credentials;
   // Hashed at most once per request, and only when a partner call is made.
@@ -94,30 +94,26 @@ const MISSING_TOKEN =
 
 /**
  * Tells partner calls when the client's connection closes before its answer is sent. Built on the
- * node response's own `close` event rather than an AbortController: the server adapter's
- * `request.signal` is a Proxy whose every property access costs a string search, and a controller
- * of our own per request (with its listener bookkeeping) costs more than the calls it would cancel.
+ * node response's own `close` event rather than on the server adapter's `request.signal`, a Proxy
+ * whose every property access costs a string search. A response that closes after its answer was
+ * written is no departure: its signal never fires.
+ *
+ * The calls in flight listen on the controller's signal, not on the response: what a call holds
+ * must not lead back to the response, its request and their buffers, which would then live as long
+ * as the call's timer and the pool's bookkeeping keep the call, and leave the young generation with
+ * them (see docs/decisions/request-lifetimes.md).
  */
-export function clientGoneSignal(res: ServerResponse): ClientGoneSignal {
-  const departure = new ClientDeparture();
+export function clientGoneSignal(res: ServerResponse): AbortSignal {
+  const departure = new AbortController();
   // Closed already (the client left while its request was read): no `close` event is to come.
-  if (res.closed) departure.closed(res.writableFinished);
-  else res.once('close', () => departure.closed(res.writableFinished));
-  return departure;
-}
-
-/**
- * The calls in flight listen here, not on the response: what a call holds must not lead back to
- * the response, its request and their buffers, which would then live as long as the call's
- * timer and the pool's bookkeeping keep the call, and leave the young generation with them (see
- * docs/decisions/request-lifetimes.md).
- */
-class ClientDeparture extends LightAbortSignal {
-  /** The response closed: after its answer was written (`finished`), or because the client left. */
-  closed(finished: boolean): void {
-    if (finished) this.forgetListeners();
-    else this.abort();
+  if (res.closed) {
+    if (!res.writableFinished) departure.abort();
+  } else {
+    res.once('close', () => {
+      if (!res.writableFinished) departure.abort();
+    });
   }
+  return departure.signal;
 }
 
 export function createContextFactory(dependencies: ContextDependencies) {

@@ -17,7 +17,6 @@ import {
 } from './error-from-response.js';
 import type { PartnerCallEvent, PartnerCallInfo, PartnerCallObserver } from './observer.js';
 import { parseBody } from './parse-body.js';
-import { asAbortSignal, type ClientGoneSignal } from './abort-signal.js';
 import { CallAbort, pathAndQuery, sendAttempt } from './send.js';
 
 export interface PartnerClientOptions {
@@ -69,7 +68,7 @@ export interface PartnerCall {
   /** The most bytes this call's answer can honestly need. */
   maxResponseBytes: number;
   /** Aborts the call when the client that asked for it goes away. */
-  signal?: ClientGoneSignal;
+  signal?: AbortSignal;
   deadline?: OperationDeadline;
   requestId?: string;
 }
@@ -164,7 +163,7 @@ export class PartnerClient {
           pathAndQuery: url.pathAndQuery,
           headers,
           body,
-          signal: abort,
+          signal: abort.signal,
           maxResponseBytes: call.maxResponseBytes,
         });
       } catch (error) {
@@ -177,12 +176,12 @@ export class PartnerClient {
     try {
       // Waiting for a connection is the facade's own saturation: outside the breaker, never counted,
       // and out of time there it is OVERLOADED; the timeout counts the time at the partner only.
-      release = await this.slots.acquire(abort, call.connectionDomains, call.deadline?.at);
+      release = await this.slots.acquire(abort.signal, call.connectionDomains, call.deadline?.at);
       abort.atPartner();
       const stillRefusedFor = this.circuit.refusal();
       if (stillRefusedFor !== undefined) throw circuitOpen(call.operation, stillRefusedFor);
       const data = await this.circuit.execute(call.faultDomains ?? {}, () =>
-        call.idempotent ? this.retryPolicy.execute(attempt, asAbortSignal(abort)) : attempt(),
+        call.idempotent ? this.retryPolicy.execute(attempt, abort.signal) : attempt(),
       );
       finish('ok');
       return data;

@@ -5,7 +5,6 @@
 // Each call names its fault domains (its inventory, its caller), and one domain holds at most a
 // share of the connections: one inventory's hung calls cannot take every connection from the rest.
 import { OverloadedError } from '../errors.js';
-import type { LightAbortSignal } from './abort-signal.js';
 
 interface Waiter {
   domains: readonly string[];
@@ -35,7 +34,7 @@ export class ConnectionSlots {
    * A slot's release function, or OverloadedError once `waitMs` (or the time left before
    * `deadlineAt`, on performance.now()'s clock) has passed without one; aborts with `signal`.
    */
-  acquire(signal?: LightAbortSignal, domains: readonly string[] = [], deadlineAt?: number): Promise<() => void> {
+  acquire(signal?: AbortSignal, domains: readonly string[] = [], deadlineAt?: number): Promise<() => void> {
     if (this.waiters.length === 0 && this.mayTake(domains)) return Promise.resolve(this.take(domains));
     const waitMs = Math.max(0, Math.min(this.waitMs, deadlineAt === undefined ? Infinity : deadlineAt - performance.now()));
     return new Promise((resolve, reject) => {

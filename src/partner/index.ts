@@ -108,6 +108,4 @@ export class PartnerApi {
 }
 
 export type { OperationDeadline } from './client.js';
-export type { ClientGoneSignal } from './abort-signal.js';
-export { LightAbortSignal } from './abort-signal.js';
 export type { PartnerCallEvent, PartnerCallInfo, PartnerCallObserver, UpstreamProbeResult } from './observer.js';

@@ -3,7 +3,6 @@
 import { UpstreamBadResponseError } from '../errors.js';
 import type { CallerDomains } from './breaker.js';
 import type { OperationDeadline, PartnerClient } from './client.js';
-import type { ClientGoneSignal } from './abort-signal.js';
 import { isRecord } from './envelope.js';
 import type { TradeInventoryResponseDTO, TradeInventoryItemDTO } from './models.js';
 
@@ -18,7 +17,7 @@ export interface ReadInventoryParams {
   accessToken: string | null;
   /** Who the page is read for (index.ts): an outage and a connection count against it too. */
   caller: CallerDomains;
-  signal?: ClientGoneSignal;
+  signal?: AbortSignal;
   deadline?: OperationDeadline;
   requestId?: string;
 }

@@ -3,7 +3,6 @@
 import { UpstreamBadResponseError } from '../errors.js';
 import type { CallerDomains } from './breaker.js';
 import type { OperationDeadline, PartnerClient } from './client.js';
-import type { ClientGoneSignal } from './abort-signal.js';
 import { isRecord } from './envelope.js';
 import type { ListingFeeRequestItemDTO, ListingFeeResultDTO } from './models.js';
 
@@ -15,7 +14,7 @@ export interface CalculateListingFeesParams {
   appKey: string | null;
   /** Who the fees are asked for (index.ts): an outage and a connection count against it. */
   caller: CallerDomains;
-  signal?: ClientGoneSignal;
+  signal?: AbortSignal;
   deadline?: OperationDeadline;
   requestId?: string;
 }

@@ -3,7 +3,6 @@
 // up to the call's own size cap.
 import type { Dispatcher, Pool } from 'undici';
 import { UpstreamBadResponseError } from '../errors.js';
-import { asAbortSignal, LightAbortSignal, type ClientGoneSignal } from './abort-signal.js';
 
 /** The path below the base as segments, each encoded here; query values undefined are left out. */
 export function pathAndQuery(
@@ -26,7 +25,7 @@ export interface Attempt {
   pathAndQuery: string;
   headers: Record<string, string>;
   body?: string;
-  signal: LightAbortSignal;
+  signal: AbortSignal;
   maxResponseBytes: number;
 }
 
@@ -44,7 +43,7 @@ export async function sendAttempt(pool: Pool, attempt: Attempt): Promise<Attempt
     path: attempt.pathAndQuery,
     headers: attempt.headers,
     body: attempt.body,
-    signal: asAbortSignal(attempt.signal),
+    signal: attempt.signal,
   });
   const { statusCode, headers } = response;
   if (statusCode !== 200) {
@@ -89,22 +88,23 @@ async function readCapped(response: Dispatcher.ResponseData, attempt: Attempt): 
  * call, set to whichever limit comes first and released when the call settles (AbortSignal.timeout
  * would keep its timer, and AbortSignal.any its links, alive for the whole timeout after the call is
  * done). The deadline is a point in time, not a timer of its own: only a call in flight can be cut
- * by it, so only calls need a timer. The call hands this object itself to undici and the connection
- * slots as their signal (abort-signal.ts).
+ * by it, so only calls need a timer. The call hands `signal`, its controller's, to undici, cockatiel's
+ * retry loop and the connection slots.
  */
-export class CallAbort extends LightAbortSignal {
+export class CallAbort {
   timedOut = false;
   deadlinePassed = false;
   clientGone = false;
+  private readonly controller = new AbortController();
+  readonly signal: AbortSignal = this.controller.signal;
   private timer: NodeJS.Timeout | undefined;
 
   /** `deadlineAt` is on `performance.now()`'s clock. */
   constructor(
     private readonly timeoutMs: number,
-    private readonly clientSignal: ClientGoneSignal | undefined,
+    private readonly clientSignal: AbortSignal | undefined,
     private readonly deadlineAt?: number,
   ) {
-    super();
     // An operation already out of time sends nothing more.
     if (deadlineAt !== undefined && deadlineAt <= performance.now()) this.onDeadline();
     if (clientSignal?.aborted) this.onClientGone();
@@ -113,35 +113,35 @@ export class CallAbort extends LightAbortSignal {
 
   /** Starts the clock of the time at the partner, once the call holds a connection. */
   atPartner(): void {
-    if (this.aborted || this.timer !== undefined) return;
+    if (this.signal.aborted || this.timer !== undefined) return;
     const untilDeadline = this.deadlineAt === undefined ? Number.POSITIVE_INFINITY : this.deadlineAt - performance.now();
     if (untilDeadline <= 0) this.onDeadline();
     else if (untilDeadline <= this.timeoutMs) this.timer = setTimeout(this.onDeadline, untilDeadline);
     else this.timer = setTimeout(this.onTimeout, this.timeoutMs);
   }
 
+  /** Once the call has settled: nothing can abort it any more, and the client's signal forgets it. */
   dispose(): void {
     clearTimeout(this.timer);
     this.clientSignal?.removeEventListener('abort', this.onClientGone);
-    this.forgetListeners();
   }
 
   private readonly onTimeout = () => {
-    if (this.aborted) return;
+    if (this.signal.aborted) return;
     this.timedOut = true;
-    this.abort();
+    this.controller.abort();
   };
 
   private readonly onDeadline = () => {
-    if (this.aborted) return;
+    if (this.signal.aborted) return;
     this.deadlinePassed = true;
-    this.abort();
+    this.controller.abort();
   };
 
   private readonly onClientGone = () => {
     // The signal may tell of an ending that is not a departure (a response that finished).
-    if (this.aborted || !this.clientSignal?.aborted) return;
+    if (this.signal.aborted || !this.clientSignal?.aborted) return;
     this.clientGone = true;
-    this.abort();
+    this.controller.abort();
   };
 }

@@ -6,22 +6,12 @@ import { once } from 'node:events';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import { useDeferStream } from '@graphql-yoga/plugin-defer-stream';
-import { ConsecutiveBreaker, handleAll, retry } from 'cockatiel';
 import { buildSchema, execute, GraphQLError, parse, type ValidationRule } from 'graphql';
 import { compileQuery, isCompiledQuery } from 'graphql-jit';
 import { createSchema, createYoga } from 'graphql-yoga';
-import { Pool } from 'undici';
 import { afterEach, describe, expect, it } from 'vitest';
-import { asAbortSignal, LightAbortSignal } from '../../src/partner/abort-signal.js';
 import { acceptsIncrementalDelivery } from '../../src/plugins/defer-stream.js';
 import { useValidationCache } from '../../src/plugins/validation-cache.js';
-
-/** A LightAbortSignal that the test fires. */
-class TestSignal extends LightAbortSignal {
-  fire(): void {
-    this.abort();
-  }
-}
 
 const servers: Server[] = [];
 afterEach(async () => {
@@ -38,33 +28,6 @@ async function listen(handler: (req: IncomingMessage, res: ServerResponse) => vo
   await once(server, 'listening');
   return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
 }
-
-describe('the light abort signal (partner/abort-signal.ts)', () => {
-  it("is heard by undici's request as an AbortSignal: the call ends with an AbortError", async () => {
-    const url = await listen(() => undefined); // never answers
-    const pool = new Pool(url);
-    const signal = new TestSignal();
-    const call = pool.request({ method: 'GET', path: '/', signal: asAbortSignal(signal) });
-    setTimeout(() => signal.fire(), 20);
-    await expect(call).rejects.toMatchObject({ name: 'AbortError' });
-    await pool.destroy();
-  });
-
-  it("stops cockatiel's retry loop, which reads only `aborted`", async () => {
-    const signal = new TestSignal();
-    let attempts = 0;
-    const policy = retry(handleAll, { maxAttempts: 5 });
-    const run = policy.execute(() => {
-      attempts += 1;
-      signal.fire();
-      throw new Error('fails');
-    }, asAbortSignal(signal));
-    await expect(run).rejects.toThrow();
-    expect(attempts).toBe(1);
-    // The breaker stays as cockatiel builds it: nothing here depends on it.
-    expect(new ConsecutiveBreaker(1)).toBeDefined();
-  });
-});
 
 describe("Node's socket._httpMessage (http/shutdown.ts)", () => {
   it('names the response a socket carries, and nothing once it is answered', async () => {
