@@ -59,6 +59,7 @@ const EnvSchema = z.object({
   MAX_QUERY_BYTES: z.preprocess(emptyAsUnset, integer(256, 64 * 1024 * 1024).default(32 * 1024)),
   HTTP_HEADERS_TIMEOUT_MS: z.preprocess(emptyAsUnset, integer(1000, 600_000).default(10_000)),
   HTTP_REQUEST_TIMEOUT_MS: z.preprocess(emptyAsUnset, integer(1000, 3_600_000).default(30_000)),
+  HTTP_WRITE_TIMEOUT_MS: z.preprocess(emptyAsUnset, integer(1000, 600_000).default(10_000)),
   HTTP_MAX_CONNECTIONS: z.preprocess(emptyAsUnset, integer(1, 1_000_000).default(4096)),
   LISTING_FEE_BATCH_MAX: z.preprocess(emptyAsUnset, integer(1, 1000).default(50)),
   MAX_BODY_BYTES: z.preprocess(emptyAsUnset, integer(1024, 64 * 1024 * 1024).default(1024 * 1024)),
@@ -150,6 +151,8 @@ export interface Config {
   /** node:http's limits on slow clients. */
   httpHeadersTimeoutMs: number;
   httpRequestTimeoutMs: number;
+  /** How long an answer may wait with nothing more of it taken by a client that stopped reading, before it is cut. */
+  httpWriteTimeoutMs: number;
   httpMaxConnections: number;
   listingFeeBatchMax: number;
   maxBodyBytes: number;
@@ -210,6 +213,7 @@ export function loadConfig(env: NodeJS.ProcessEnv): Config {
     maxQueryBytes: values.MAX_QUERY_BYTES,
     httpHeadersTimeoutMs: values.HTTP_HEADERS_TIMEOUT_MS,
     httpRequestTimeoutMs: values.HTTP_REQUEST_TIMEOUT_MS,
+    httpWriteTimeoutMs: values.HTTP_WRITE_TIMEOUT_MS,
     httpMaxConnections: values.HTTP_MAX_CONNECTIONS,
     listingFeeBatchMax: values.LISTING_FEE_BATCH_MAX,
     maxBodyBytes: values.MAX_BODY_BYTES,

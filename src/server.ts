@@ -108,14 +108,20 @@ export function createTradegraph({ config, logger, graphiqlHeaders = {}, schema 
   });
   const shutdown = createShutdown(logger);
   const help = helpText({ production: config.production, graphqlPath: GRAPHQL_PATH });
+  const shedding = createLoadShedding(config.maxOperationsInFlight);
+  metrics.watchOperationsInFlight(() => shedding.inFlight);
   const server = createNodeServer({
     config,
     logger,
     graphqlPath: GRAPHQL_PATH,
     help,
     routes: serviceRoutes({ help, readiness, metrics, redis, shutdown }),
-    shedding: createLoadShedding(config.maxOperationsInFlight),
+    shedding,
     shutdown,
+    onAnswerCut: (pendingBytes) => {
+      metrics.countAnswerCut();
+      logger.warn({ pendingBytes, writeTimeoutMs: config.httpWriteTimeoutMs }, 'answer cut: its client stopped reading it (HTTP_WRITE_TIMEOUT_MS)');
+    },
     yoga: (req, res) => yoga.requestListener(req, res),
   });
 

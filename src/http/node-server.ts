@@ -1,6 +1,7 @@
 // The node:http server in front of Yoga: its own GET routes (405 for another method, 404 for a path
 // with no route), the shedding of GraphQL requests past the cap, and the body cap, in that order;
-// every other request goes to Yoga.
+// every other request goes to Yoga. Every answer, whoever writes it, is cut if its client stops
+// reading it (write-timeout.ts).
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Logger } from 'pino';
@@ -12,11 +13,12 @@ import type { Route } from './routes.js';
 import { sendJson, sendJsonText } from './send-json.js';
 import type { LoadShedding } from './shedding.js';
 import type { Shutdown } from './shutdown.js';
+import { cutUnreadAnswers, type AnswerCutListener } from './write-timeout.js';
 
 export interface NodeServerParts {
   config: Pick<
     Config,
-    'production' | 'httpHeadersTimeoutMs' | 'httpRequestTimeoutMs' | 'httpMaxConnections' | 'maxBodyBytes'
+    'production' | 'httpHeadersTimeoutMs' | 'httpRequestTimeoutMs' | 'httpWriteTimeoutMs' | 'httpMaxConnections' | 'maxBodyBytes'
   >;
   logger: Logger;
   graphqlPath: string;
@@ -24,14 +26,16 @@ export interface NodeServerParts {
   routes: Record<string, Route>;
   shedding: LoadShedding;
   shutdown: Shutdown;
+  /** Told of each answer cut because its client stopped reading it. */
+  onAnswerCut: AnswerCutListener;
   /** Yoga's request listener. */
   yoga: (req: IncomingMessage, res: ServerResponse) => unknown;
 }
 
-export function createNodeServer({ config, logger, graphqlPath, help, routes, shedding, shutdown, yoga }: NodeServerParts): Server {
+export function createNodeServer({ config, logger, graphqlPath, help, routes, shedding, shutdown, onAnswerCut, yoga }: NodeServerParts): Server {
   const server = createServer<typeof IncomingMessage, Shutdown['Response']>(
     {
-      ServerResponse: shutdown.Response,
+      ServerResponse: cutUnreadAnswers(shutdown.Response, config.httpWriteTimeoutMs, onAnswerCut),
       keepAlive: true,
       // A client gets this long to send its headers, and its whole request, before it is cut off.
       headersTimeout: config.httpHeadersTimeoutMs,

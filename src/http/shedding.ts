@@ -7,6 +7,8 @@ import { errorBody, sendJsonText } from './send-json.js';
 export interface LoadShedding {
   /** Admits a request, counting it until its answer ends; or answers it 503 and returns false. */
   admit(res: ServerResponse): boolean;
+  /** Requests admitted whose answer has not ended (finished, or its connection closed). */
+  readonly inFlight: number;
 }
 
 export function createLoadShedding(maxInFlight: number): LoadShedding {
@@ -25,6 +27,9 @@ export function createLoadShedding(maxInFlight: number): LoadShedding {
       inFlight += 1;
       res.once('close', ended);
       return true;
+    },
+    get inFlight() {
+      return inFlight;
     },
   };
 }

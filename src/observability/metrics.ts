@@ -36,6 +36,10 @@ export interface TradegraphMetrics {
   watchRedis(isUp: () => boolean): void;
   /** Reads the in-process response cache's size at scrape time (only when it is on, without Redis). */
   watchResponseCache(read: () => { bytes: number; entries: number }): void;
+  /** Reads the GraphQL requests admitted and not yet answered (MAX_OPERATIONS_IN_FLIGHT's count) at scrape time. */
+  watchOperationsInFlight(read: () => number): void;
+  /** Counts an answer cut because its client stopped reading it (HTTP_WRITE_TIMEOUT_MS). */
+  countAnswerCut(): void;
 }
 
 // Seconds; from a cache-hot facade call (~1 ms) to a partner call near the default 5 s timeout.
@@ -136,6 +140,7 @@ export function createMetrics(): TradegraphMetrics {
     watchResponseCache(read) {
       responseCacheGauges(registry, read);
     },
+    ...httpServerMetrics(registry),
   };
 }
 
@@ -156,6 +161,30 @@ function clientMetrics(registry: Registry) {
   });
   // Coordinates come from the schema's own deprecations, names are bounded: both label sets are finite.
   return { operations: clientOperations, deprecatedUsage };
+}
+
+/** The HTTP server's: the operations it works on, and the answers it cut. */
+function httpServerMetrics(registry: Registry): Pick<TradegraphMetrics, 'watchOperationsInFlight' | 'countAnswerCut'> {
+  const answersCut = new Counter({
+    name: 'tradegraph_http_answers_cut_total',
+    help: 'Answers cut because their client stopped reading them: nothing more of them left within HTTP_WRITE_TIMEOUT_MS.',
+    registers: [registry],
+  });
+  return {
+    watchOperationsInFlight(read) {
+      new Gauge({
+        name: 'tradegraph_operations_in_flight',
+        help: 'GraphQL requests admitted and not yet answered; at MAX_OPERATIONS_IN_FLIGHT, more are refused with 503.',
+        registers: [registry],
+        collect() {
+          this.set(read());
+        },
+      });
+    },
+    countAnswerCut() {
+      answersCut.inc();
+    },
+  };
 }
 
 /** The in-process response cache's size, read at scrape time. */

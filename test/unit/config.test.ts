@@ -32,6 +32,7 @@ describe('loadConfig', () => {
       maxQueryBytes: 32_768,
       httpHeadersTimeoutMs: 10_000,
       httpRequestTimeoutMs: 30_000,
+      httpWriteTimeoutMs: 10_000,
       httpMaxConnections: 4096,
       listingFeeBatchMax: 50,
       maxBodyBytes: 1_048_576,
@@ -137,6 +138,22 @@ describe('loadConfig', () => {
     [{ RESPONSE_CACHE_MAX_BYTES: '2097152', RESPONSE_CACHE_MAX_ENTRY_BYTES: '4194304' }, 'RESPONSE_CACHE_MAX_ENTRY_BYTES'],
   ])('refuses %o, naming %s', (env, variable) => {
     expect(() => loadConfig(env)).toThrow(new RegExp(`^Invalid configuration:[\\s\\S]*${variable}`));
+  });
+});
+
+describe('HTTP_WRITE_TIMEOUT_MS', () => {
+  it('takes whole milliseconds from 1000 to 600000, 10 s when unset', () => {
+    expect(loadConfig({}).httpWriteTimeoutMs).toBe(10_000);
+    expect(loadConfig({ HTTP_WRITE_TIMEOUT_MS: '' }).httpWriteTimeoutMs).toBe(10_000);
+    expect(loadConfig({ HTTP_WRITE_TIMEOUT_MS: '1000' }).httpWriteTimeoutMs).toBe(1000);
+    expect(loadConfig({ HTTP_WRITE_TIMEOUT_MS: '600000' }).httpWriteTimeoutMs).toBe(600_000);
+  });
+
+  // Below a second, a client on a slow link would be cut between two TCP windows; 0 is not "off".
+  it.each(['0', '999', '600001', '0x3e8', '1e4', '2000.0', ' 2000', '-2000', '2 s', 'off'])('refuses %j, naming it and the range', (value) => {
+    expect(() => loadConfig({ HTTP_WRITE_TIMEOUT_MS: value })).toThrow(
+      /^Invalid configuration:\n {2}HTTP_WRITE_TIMEOUT_MS: must be a whole number from 1000 to 600000, in decimal digits$/,
+    );
   });
 });
 
