@@ -86,8 +86,6 @@ export function createTradegraph({ config, logger, graphiqlHeaders = {}, schema 
     // Loaded on first use: the GraphiQL bundle is large, and production never renders it.
     renderGraphiQL: async (options) => (await import('@graphql-yoga/render-graphiql')).renderGraphiQL(options),
     landingPage: false,
-    // Validation results are cached per document by useValidationCache (validation-cache.ts).
-    parserAndValidationCache: { validationCache: false },
     // Bodies are already capped at MAX_BODY_BYTES by acceptRequestBody (http/request-body.ts); Yoga's
     // own limit would pipe each body through a web TransformStream, on every request, for a check
     // already made.

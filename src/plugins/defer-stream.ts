@@ -5,7 +5,6 @@ import { useDeferStream } from '@graphql-yoga/plugin-defer-stream';
 import { BREAK, getOperationAST, Kind, visit, type DocumentNode, type ValueNode } from 'graphql';
 import type { Plugin, YogaInitialContext } from 'graphql-yoga';
 import { IncrementalDeliveryNotAcceptedError } from '../errors.js';
-import type { ValidationPlugin } from './validation-cache.js';
 
 const INCREMENTAL_DIRECTIVES = new Set(['defer', 'stream']);
 
@@ -84,14 +83,10 @@ export function acceptsIncrementalDelivery(accept: string | null): boolean {
     });
 }
 
-/**
- * Yoga's plugin adds the directives to the schema here; its validation rules are given to
- * useValidationCache (incrementalDeliveryValidation below), so that they run once per document.
- */
+/** Yoga's plugin (the directives and their validation rules), and the refusal of a client that cannot take them. */
 export function useIncrementalDelivery<TContext extends YogaInitialContext>(): Plugin<TContext>[] {
-  const { onSchemaChange } = useDeferStream();
   return [
-    { onSchemaChange } as Plugin<TContext>,
+    useDeferStream() as Plugin<TContext>,
     {
       onExecute({ args, setResultAndStopExecution }) {
         if (!usesIncrementalDelivery(args.document)) return;
@@ -102,13 +97,4 @@ export function useIncrementalDelivery<TContext extends YogaInitialContext>(): P
       },
     },
   ];
-}
-
-/**
- * The @defer and @stream validation rules (labels, not on root fields, @stream on lists only, and
- * the overlap rule that knows of them); they do not depend on the request.
- */
-export function incrementalDeliveryValidation(): ValidationPlugin[] {
-  const { onValidate } = useDeferStream();
-  return [{ onValidate } as ValidationPlugin];
 }

@@ -12,18 +12,17 @@ import type { SharedRedis } from '../redis.js';
 import { useCompiledExecution } from './compiled-execution.js';
 import { useCsrfPrevention } from './csrf-prevention.js';
 import { useDeprecatedUsage } from './deprecated-usage.js';
-import { incrementalDeliveryValidation, useIncrementalDelivery } from './defer-stream.js';
+import { useIncrementalDelivery } from './defer-stream.js';
 import { useRefusalBodies } from '../http/refusals.js';
 import { useErrorCodes } from './error-codes.js';
-import { operationLimitPlugins, operationLimitValidation } from './operation-limits.js';
+import { operationLimitPlugins } from './operation-limits.js';
 import { useOperationObservability } from './operation-observability.js';
 import { useOperationSpans } from './operation-spans.js';
-import { productionPlugins, productionValidation } from './production.js';
+import { productionPlugins } from './production.js';
 import { useQuerySizeLimit } from './query-size-limit.js';
 import { useRateLimit } from './rate-limit.js';
 import { useTradegraphResponseCache } from './response-cache.js';
 import { useTrustedDocuments, type TrustedDocuments } from './trusted-documents.js';
-import { useValidationCache } from './validation-cache.js';
 
 /** What the plugins are built from: the configuration and the service's shared parts. */
 export interface PluginParts {
@@ -63,21 +62,10 @@ export const PLUGIN_ORDER: readonly PluginEntry[] = [
   },
   // Before the limits and execution: a client that cannot take several payloads is refused first.
   { name: 'incremental-delivery', build: () => useIncrementalDelivery<TradegraphContext & YogaInitialContext>() },
-  // The token count runs in the parser and the cost before execution; after observability, so
-  // that refused operations are seen (and counted) too.
+  // The token count runs in the parser, depth, aliases and directives in validation, and the cost
+  // before execution; after observability, so that refused operations are seen (and counted) too.
   { name: 'operation-limits', build: () => operationLimitPlugins() },
-  // One cached validation for the limits, @defer/@stream and what production hides.
-  {
-    name: 'validation-cache',
-    build: ({ config }) => [
-      useValidationCache([
-        ...operationLimitValidation(),
-        ...incrementalDeliveryValidation(),
-        ...(config.production ? productionValidation() : []),
-      ]),
-    ],
-  },
-  // Production only: strips parser internals from the results; its validation is in the cache above.
+  // Production only: hides the schema from validation's answers, and parser internals from the results.
   { name: 'production', build: ({ config }) => (config.production ? productionPlugins() : []) },
   // Gives code-less graphql-js errors a code as execution ends; no other plugin depends on its place.
   { name: 'error-codes', build: () => [useErrorCodes()] },

@@ -8,7 +8,6 @@ import type { GraphQLArmorCallbackConfiguration } from '@escape.tech/graphql-arm
 import type { Plugin } from 'graphql-yoga';
 import type { TradegraphContext } from '../context.js';
 import { OperationLimitError, type OperationLimit } from '../errors.js';
-import type { ValidationPlugin } from './validation-cache.js';
 import { DEFAULT_MAX_OPERATION_COST, useOperationCostLimit } from './operation-cost.js';
 
 /**
@@ -46,20 +45,17 @@ function rejectAs(limit: OperationLimit, maximum: number): GraphQLArmorCallbackC
   };
 }
 
-/** The limits checked while parsing (tokens) and before execution (cost). */
+/**
+ * The limits: tokens while parsing, depth, aliases and directives as validation rules (cached per
+ * document by Yoga's validation cache), and the cost before execution.
+ */
 export function operationLimitPlugins(limits: typeof OPERATION_LIMITS = OPERATION_LIMITS): Plugin<TradegraphContext>[] {
   return [
     maxTokensPlugin({ n: limits.tokens, ...rejectAs('tokens', limits.tokens) }),
-    // An entity representation is an object fetched from the root, as an aliased `node(id:)` is.
-    useOperationCostLimit({ maxCost: limits.cost, maxRepresentations: limits.aliases }),
-  ] as Plugin<TradegraphContext>[];
-}
-
-/** The limits checked by validation rules; they run once per document, in useValidationCache. */
-export function operationLimitValidation(limits: typeof OPERATION_LIMITS = OPERATION_LIMITS): ValidationPlugin[] {
-  return [
     maxDepthPlugin({ n: limits.depth, flattenFragments: true, ...rejectAs('depth', limits.depth) }),
     maxAliasesPlugin({ n: limits.aliases, ...rejectAs('aliases', limits.aliases) }),
     maxDirectivesPlugin({ n: limits.directives, ...rejectAs('directives', limits.directives) }),
-  ] as ValidationPlugin[];
+    // An entity representation is an object fetched from the root, as an aliased `node(id:)` is.
+    useOperationCostLimit({ maxCost: limits.cost, maxRepresentations: limits.aliases }),
+  ] as Plugin<TradegraphContext>[];
 }

@@ -4,7 +4,6 @@ import { blockFieldSuggestionsPlugin } from '@escape.tech/graphql-armor-block-fi
 import { GraphQLError, NoSchemaIntrospectionCustomRule, type ASTVisitor, type ValidationContext } from 'graphql';
 import type { Plugin } from 'graphql-yoga';
 import type { TradegraphContext } from '../context.js';
-import type { ValidationPlugin } from './validation-cache.js';
 
 /**
  * The federation field `_service { sdl }` prints the whole schema, as introspection would. A
@@ -25,9 +24,9 @@ function NoSubgraphSdlRule(context: ValidationContext): ASTVisitor {
 /**
  * Production hides the schema from strangers: no introspection or subgraph SDL (`__typename` still
  * works) and no "Did you mean" suggestions, which would otherwise reveal field names one guess at
- * a time. These run once per document, in useValidationCache.
+ * a time. Yoga's validation cache runs them once per document.
  */
-export function productionValidation(): ValidationPlugin[] {
+export function productionPlugins(): Plugin<TradegraphContext>[] {
   return [
     {
       onValidate({ addValidationRule }) {
@@ -36,12 +35,6 @@ export function productionValidation(): ValidationPlugin[] {
       },
     },
     blockFieldSuggestionsPlugin({ mask: '' }),
-  ] as ValidationPlugin[];
-}
-
-/** No parser internals in request errors. */
-export function productionPlugins(): Plugin<TradegraphContext>[] {
-  return [
     {
       // Yoga copies the JSON parser's message about a malformed body into `originalError`: the
       // runtime's wording around the client's own bytes, which production has no need to show.

@@ -6,12 +6,11 @@ import { once } from 'node:events';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import { useDeferStream } from '@graphql-yoga/plugin-defer-stream';
-import { buildSchema, execute, GraphQLError, parse, type ValidationRule } from 'graphql';
+import { buildSchema, execute, GraphQLError, parse } from 'graphql';
 import { compileQuery, isCompiledQuery } from 'graphql-jit';
 import { createSchema, createYoga } from 'graphql-yoga';
 import { afterEach, describe, expect, it } from 'vitest';
 import { acceptsIncrementalDelivery } from '../../src/plugins/defer-stream.js';
-import { useValidationCache } from '../../src/plugins/validation-cache.js';
 
 const servers: Server[] = [];
 afterEach(async () => {
@@ -99,31 +98,6 @@ describe("the Accept check for @defer/@stream (plugins/defer-stream.ts) agrees w
     });
     await response.arrayBuffer();
     expect(response.status !== 406).toBe(acceptsIncrementalDelivery(accept));
-  });
-});
-
-describe("Yoga's validation cache switched off, and onValidate's setResult (plugins/validation-cache.ts)", () => {
-  it('lets the cached result stand: a rule runs once per document, however many requests send it', async () => {
-    let runs = 0;
-    const countingRule: ValidationRule = () => {
-      runs += 1;
-      return {};
-    };
-    const yoga = createYoga({
-      schema: createSchema({ typeDefs: 'type Query { x: Int }', resolvers: { Query: { x: () => 1 } } }),
-      plugins: [useValidationCache([{ onValidate: ({ addValidationRule }) => addValidationRule(countingRule) }])],
-      parserAndValidationCache: { validationCache: false },
-      logging: false,
-    });
-    for (let i = 0; i < 3; i++) {
-      const response = await yoga.fetch('http://yoga/graphql', {
-        method: 'POST',
-        headers: { 'content-type': 'application/json' },
-        body: JSON.stringify({ query: '{ x }' }),
-      });
-      expect(await response.json()).toEqual({ data: { x: 1 } });
-    }
-    expect(runs).toBe(1);
   });
 });
 

@@ -16,7 +16,6 @@ const ORDER = [
   'trusted-documents',
   'incremental-delivery',
   'operation-limits',
-  'validation-cache',
   'production',
   'error-codes',
   'refusal-bodies',

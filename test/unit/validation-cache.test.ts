@@ -1,38 +1,46 @@
-// The validation cache (src/plugins/validation-cache.ts) on its own, over Yoga's fetch without a
-// socket: the validation plugins it is given run once per parsed document, their refusals and
-// their after-hooks' rewrites are answered again from the cache, and each document has its own.
+// Validation is cached per document by Yoga's own validation cache: with the service's whole plugin
+// list (production's rules and the limits included), a validation rule runs on a document's first
+// request only, a refusal is answered again on every later request, and each document has its own result.
+import pino from 'pino';
 import { GraphQLError, type ASTVisitor, type ValidationContext } from 'graphql';
 import { createYoga, type Plugin } from 'graphql-yoga';
 import { describe, expect, it } from 'vitest';
-import { useValidationCache, type ValidationPlugin } from '../../src/plugins/validation-cache.js';
+import { loadConfig } from '../../src/config.js';
+import type { TradegraphContext } from '../../src/context.js';
+import { createClientIdentities } from '../../src/observability/client-identity.js';
+import { createMetrics } from '../../src/observability/metrics.js';
+import { AcceptedCredentials } from '../../src/partner/accepted-credentials.js';
+import { tradegraphPlugins } from '../../src/plugins/index.js';
 import { buildSchema } from '../../src/schema.js';
 
-/** Refuses any selection of `__schema`, and counts its runs. */
-function refuseSchemaField(runs: { rule: number; after: number }): ValidationPlugin {
-  const rule = (context: ValidationContext): ASTVisitor => ({
-    Field(node) {
-      if (node.name.value === '__schema') context.reportError(new GraphQLError('No __schema here.', { nodes: node }));
-    },
-  });
-  return {
-    onValidate({ addValidationRule }) {
-      runs.rule += 1;
-      addValidationRule(rule);
-      return ({ result, setResult }) => {
-        runs.after += 1;
-        // An after-hook's rewrite must be what later requests of the document get too.
-        if (result.length > 0) setResult(result.map((error) => new GraphQLError(`${error.message} (rewritten)`, { nodes: error.nodes })));
-      };
-    },
+/** A rule that refuses any selection of `notAField`, and counts how often a document is validated. */
+function countingRule(runs: { count: number }): Plugin<TradegraphContext> {
+  const rule = (context: ValidationContext): ASTVisitor => {
+    runs.count += 1;
+    return {
+      Field(node) {
+        if ((node.alias ?? node.name).value === 'deniedHere') context.reportError(new GraphQLError('deniedHere is refused.', { nodes: node }));
+      },
+    };
   };
+  return { onValidate: ({ addValidationRule }) => addValidationRule(rule) };
 }
 
-function serviceWith(plugin: ValidationPlugin) {
+function serviceWith(runs: { count: number }) {
   const yoga = createYoga({
     schema: buildSchema(),
-    plugins: [useValidationCache([plugin])] as Plugin[],
-    // As the service runs it: Yoga's own validation cache off, this one in its place.
-    parserAndValidationCache: { validationCache: false },
+    plugins: [
+      ...tradegraphPlugins({
+        config: loadConfig({ NODE_ENV: 'production', PARTNER_API_URL: 'http://127.0.0.1:9' }),
+        logger: pino({ level: 'silent' }),
+        metrics: createMetrics(),
+        clients: createClientIdentities({ maxNames: 50 }),
+        redis: null,
+        accepted: new AcceptedCredentials(),
+        trustedDocuments: new Map(),
+      }),
+      countingRule(runs),
+    ] as Plugin[],
     logging: false,
   });
   return async (query: string) => {
@@ -41,36 +49,42 @@ function serviceWith(plugin: ValidationPlugin) {
       headers: { 'content-type': 'application/json' },
       body: JSON.stringify({ query }),
     });
-    return (await response.json()) as { data?: unknown; errors?: { message: string }[] };
+    return (await response.json()) as { data?: unknown; errors?: { message: string; extensions?: { code?: string } }[] };
   };
 }
 
-describe('useValidationCache', () => {
-  it('runs the validation plugins once per document and answers its later requests the same', async () => {
-    const runs = { rule: 0, after: 0 };
-    const send = serviceWith(refuseSchemaField(runs));
+describe("the service's validation, cached by Yoga", () => {
+  it("runs on a document's first request only", async () => {
+    const runs = { count: 0 };
+    const send = serviceWith(runs);
     const answers = [await send('{ __typename }'), await send('{ __typename }'), await send('{ __typename }')];
     expect(answers).toEqual(Array(3).fill({ data: { __typename: 'Query' } }));
-    expect(runs).toEqual({ rule: 1, after: 1 });
+    expect(runs.count).toBe(1);
   });
 
-  it("refuses a document on every request with the rule's errors, as its after-hooks left them", async () => {
-    const runs = { rule: 0, after: 0 };
-    const send = serviceWith(refuseSchemaField(runs));
-    const refused = [await send('{ __schema { queryType { name } } }'), await send('{ __schema { queryType { name } } }')];
-    for (const answer of refused) {
-      expect(answer.data).toBeUndefined();
-      expect(answer.errors?.map((error) => error.message)).toEqual(['No __schema here. (rewritten)']);
+  it('refuses a document on every request with the same errors: the limits and the rules of production', async () => {
+    const runs = { count: 0 };
+    const send = serviceWith(runs);
+    const manyAliases = `{ ${Array.from({ length: 40 }, (_, index) => `a${index}: inventory(platformId: "1", appId: 730) { id }`).join(' ')} }`;
+    const introspection = '{ __schema { queryType { name } } }';
+    for (const [document, code] of [
+      [manyAliases, 'OPERATION_LIMIT_EXCEEDED'],
+      [introspection, 'GRAPHQL_VALIDATION_FAILED'],
+    ] as const) {
+      const answers = [await send(document), await send(document)];
+      expect(answers[1]).toEqual(answers[0]);
+      expect(answers[0]!.data).toBeUndefined();
+      expect(new Set(answers[0]!.errors?.map((error) => error.extensions?.code))).toEqual(new Set([code]));
     }
-    expect(runs).toEqual({ rule: 1, after: 1 });
+    expect(runs.count).toBe(2);
   });
 
   it('validates each document on its own: a cached pass never answers for another document', async () => {
-    const runs = { rule: 0, after: 0 };
-    const send = serviceWith(refuseSchemaField(runs));
+    const runs = { count: 0 };
+    const send = serviceWith(runs);
     expect(await send('{ __typename }')).toEqual({ data: { __typename: 'Query' } });
-    expect((await send('{ __schema { queryType { name } } }')).errors).toHaveLength(1);
+    expect((await send('{ __typename deniedHere: __typename }')).errors?.map((error) => error.message)).toEqual(['deniedHere is refused.']);
     expect(await send('{ __typename }')).toEqual({ data: { __typename: 'Query' } });
-    expect(runs.rule).toBe(2);
+    expect(runs.count).toBe(2);
   });
 });
