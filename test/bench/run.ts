@@ -216,6 +216,11 @@ async function main(): Promise<void> {
     LISTING_FEE_BATCH_MAX: String(LISTING_FEE_BATCH_MAX),
     TRUSTED_DOCUMENTS: manifestPath,
     TRUSTED_DOCUMENTS_ONLY: 'false',
+    // Every scenario but (e) is one caller reading one inventory: the share of the partner
+    // connections one of them may hold (a quarter by default) would cap (a32) and (i) at 16 partner
+    // calls at once, a policy against one caller taking every connection rather than a cost, while
+    // the baseline's requests share all 64 of its pool.
+    UPSTREAM_CONNECTIONS_PER_DOMAIN: '64',
     ...extra,
   });
   // Extra Node flags go after start:prod's own, so that a flag given here wins over the same flag there.
