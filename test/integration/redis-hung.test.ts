@@ -4,7 +4,7 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { platformIdWithSize } from '../../src/simulator/data.js';
 import { InventoryPageDocument } from '../generated/graphql.js';
-import { startRedisServer, type RedisServer } from '../support/redis.js';
+import { startRedisServer, type RedisServer, redisStateOf } from '../support/redis.js';
 import { expectNoGraphQLErrors, startTestkit, type Testkit } from '../support/testkit.js';
 
 const REQUESTS_WHILE_HUNG = 20;
@@ -27,12 +27,6 @@ afterAll(async () => {
   await redis?.stop();
 });
 
-async function redisState(): Promise<{ readiness: unknown; gauge: string | undefined }> {
-  const readiness = ((await (await fetch(`${kit.url}/readiness`)).json()) as { redis?: string }).redis;
-  const metrics = await (await fetch(`${kit.url}/metrics`)).text();
-  return { readiness, gauge: /^tradegraph_redis_up (\d)$/m.exec(metrics)?.[1] };
-}
-
 const logged = (message: string) =>
   kit.logs.map((line) => JSON.parse(line) as { msg?: string; level?: number }).filter((line) => line.msg?.startsWith(message));
 
@@ -41,7 +35,7 @@ describe('a Redis that hangs', () => {
     // Shared as usual first: a read, then the same read from the cache.
     expectNoGraphQLErrors(await kit.execute(InventoryPageDocument, page(31), {}));
     expect((await kit.execute(InventoryPageDocument, page(31), {})).extensions).toMatchObject({ responseCache: { hit: true } });
-    expect(await redisState()).toEqual({ readiness: 'up', gauge: '1' });
+    expect(await redisStateOf(kit.url)).toEqual({ readiness: 'up', gauge: '1' });
     const getsBefore = await redis.commandCalls('get');
 
     redis.pause();
@@ -52,13 +46,13 @@ describe('a Redis that hangs', () => {
       if (result.data?.inventory?.items.edges.length === 2) answered += 1;
     }
     expect(answered).toBe(REQUESTS_WHILE_HUNG);
-    await vi.waitFor(async () => expect(await redisState()).toEqual({ readiness: 'down', gauge: '0' }), { timeout: 10_000, interval: 100 });
+    await vi.waitFor(async () => expect(await redisStateOf(kit.url)).toEqual({ readiness: 'down', gauge: '0' }), { timeout: 10_000, interval: 100 });
     const warnings = logged('Redis is unreachable');
     expect(warnings).toHaveLength(1);
     expect(warnings[0]!.level).toBe(40);
 
     redis.resume();
-    await vi.waitFor(async () => expect(await redisState()).toEqual({ readiness: 'up', gauge: '1' }), { timeout: 15_000, interval: 100 });
+    await vi.waitFor(async () => expect(await redisStateOf(kit.url)).toEqual({ readiness: 'up', gauge: '1' }), { timeout: 15_000, interval: 100 });
     expect(logged('Redis is reachable again')).toHaveLength(1);
     expect(logged('Redis is unreachable')).toHaveLength(1);
     // What was sent before the deadline was missed reaches Redis now; the requests after it sent

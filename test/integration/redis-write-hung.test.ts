@@ -5,7 +5,7 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { platformIdWithSize } from '../../src/simulator/data.js';
 import { InventoryPageDocument } from '../generated/graphql.js';
-import { startRedisServer, type RedisServer } from '../support/redis.js';
+import { startRedisServer, type RedisServer, redisStateOf } from '../support/redis.js';
 import { expectNoGraphQLErrors, startTestkit, type Testkit } from '../support/testkit.js';
 
 const page = (size: number) => ({ platformId: platformIdWithSize(size), appId: 730, first: 2 });
@@ -26,12 +26,6 @@ afterAll(async () => {
   await redis?.stop();
 });
 
-async function redisState(): Promise<{ readiness: unknown; gauge: string | undefined }> {
-  const readiness = ((await (await fetch(`${kit.url}/readiness`)).json()) as { redis?: string }).redis;
-  const metrics = await (await fetch(`${kit.url}/metrics`)).text();
-  return { readiness, gauge: /^tradegraph_redis_up (\d)$/m.exec(metrics)?.[1] };
-}
-
 const warnings = () =>
   kit.logs
     .map((line) => JSON.parse(line) as { msg?: string; reason?: string })
@@ -41,20 +35,20 @@ describe('a Redis that hangs on a write', () => {
   it('is marked down by the write, fails no request, and is used again once it answers', async () => {
     expectNoGraphQLErrors(await kit.execute(InventoryPageDocument, page(61), {}));
     expect((await kit.execute(InventoryPageDocument, page(61), {})).extensions).toMatchObject({ responseCache: { hit: true } });
-    expect(await redisState()).toEqual({ readiness: 'up', gauge: '1' });
+    expect(await redisStateOf(kit.url)).toEqual({ readiness: 'up', gauge: '1' });
 
     await redis.pauseWrites();
     // Its lookup is answered (a miss); the SET of its answer hangs.
     const missed = await kit.execute(InventoryPageDocument, page(62), {});
     expectNoGraphQLErrors(missed);
     expect(missed.extensions).toMatchObject({ responseCache: { hit: false } });
-    await vi.waitFor(async () => expect(await redisState()).toEqual({ readiness: 'down', gauge: '0' }), { timeout: 10_000, interval: 50 });
+    await vi.waitFor(async () => expect(await redisStateOf(kit.url)).toEqual({ readiness: 'down', gauge: '0' }), { timeout: 10_000, interval: 50 });
     expect(warnings().map((line) => line.reason)).toEqual([expect.stringMatching(/^a command got no answer within \d+ ms$/)]);
     // Requests go on without it.
     expectNoGraphQLErrors(await kit.execute(InventoryPageDocument, page(63), {}));
 
     await redis.unpauseWrites();
-    await vi.waitFor(async () => expect(await redisState()).toEqual({ readiness: 'up', gauge: '1' }), { timeout: 15_000, interval: 100 });
+    await vi.waitFor(async () => expect(await redisStateOf(kit.url)).toEqual({ readiness: 'up', gauge: '1' }), { timeout: 15_000, interval: 100 });
     expect(warnings()).toHaveLength(1);
     expectNoGraphQLErrors(await kit.execute(InventoryPageDocument, page(64), {}));
     expect((await kit.execute(InventoryPageDocument, page(64), {})).extensions).toMatchObject({ responseCache: { hit: true } });

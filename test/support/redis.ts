@@ -121,3 +121,10 @@ async function adminCommand(port: number, ...args: string[]): Promise<void> {
     client.disconnect();
   }
 }
+
+/** What a service says of its Redis: readiness's `redis` and the tradegraph_redis_up gauge. */
+export async function redisStateOf(serviceUrl: string): Promise<{ readiness: unknown; gauge: string | undefined }> {
+  const readiness = ((await (await fetch(`${serviceUrl}/readiness`)).json()) as { redis?: string }).redis;
+  const metrics = await (await fetch(`${serviceUrl}/metrics`)).text();
+  return { readiness, gauge: /^tradegraph_redis_up (\d)$/m.exec(metrics)?.[1] };
+}

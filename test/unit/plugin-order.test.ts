@@ -1,10 +1,6 @@
-import pino from 'pino';
 import { describe, expect, it } from 'vitest';
-import { loadConfig } from '../../src/config.js';
-import { createClientIdentities } from '../../src/observability/client-identity.js';
-import { createMetrics } from '../../src/observability/metrics.js';
-import { AcceptedCredentials } from '../../src/partner/accepted-credentials.js';
 import { PLUGIN_ORDER, type PluginParts } from '../../src/plugins/index.js';
+import { pluginPartsWith } from '../support/plugin-parts.js';
 
 /** Yoga runs each hook in plugin order: these are the reasons written beside each entry. */
 const ORDER = [
@@ -24,18 +20,6 @@ const ORDER = [
   'response-cache',
 ];
 
-function partsWith(env: Record<string, string>): PluginParts {
-  return {
-    config: loadConfig(env),
-    logger: pino({ level: 'silent' }),
-    metrics: createMetrics(),
-    clients: createClientIdentities({ maxNames: 50 }),
-    redis: null,
-    accepted: new AcceptedCredentials(),
-    trustedDocuments: new Map(),
-  };
-}
-
 /** The entries that give Yoga at least one plugin under this configuration. */
 function activeEntries(parts: PluginParts): string[] {
   return PLUGIN_ORDER.filter((entry) => entry.build(parts).length > 0).map((entry) => entry.name);
@@ -47,7 +31,7 @@ describe('the plugin order', () => {
   });
 
   it('includes every entry when every feature is on', () => {
-    const parts = partsWith({
+    const parts = pluginPartsWith({
       NODE_ENV: 'production',
       PARTNER_API_URL: 'http://127.0.0.1:9',
       OTEL_EXPORTER_OTLP_ENDPOINT: 'http://127.0.0.1:4318',
@@ -58,7 +42,7 @@ describe('the plugin order', () => {
   });
 
   it('leaves out the switched-off features by default', () => {
-    expect(activeEntries(partsWith({}))).toEqual(
+    expect(activeEntries(pluginPartsWith({}))).toEqual(
       ORDER.filter((name) => !['tracing', 'production', 'rate-limit', 'response-cache'].includes(name)),
     );
   });

@@ -1,17 +1,13 @@
 // Validation is cached per document by Yoga's own validation cache: with the service's whole plugin
 // list (production's rules and the limits included), a validation rule runs on a document's first
 // request only, a refusal is answered again on every later request, and each document has its own result.
-import pino from 'pino';
 import { GraphQLError, type ASTVisitor, type ValidationContext } from 'graphql';
 import { createYoga, type Plugin } from 'graphql-yoga';
 import { describe, expect, it } from 'vitest';
-import { loadConfig } from '../../src/config.js';
 import type { TradegraphContext } from '../../src/context.js';
-import { createClientIdentities } from '../../src/observability/client-identity.js';
-import { createMetrics } from '../../src/observability/metrics.js';
-import { AcceptedCredentials } from '../../src/partner/accepted-credentials.js';
 import { tradegraphPlugins } from '../../src/plugins/index.js';
 import { buildSchema } from '../../src/schema.js';
+import { pluginPartsWith } from '../support/plugin-parts.js';
 
 /** A rule that refuses any selection of `notAField`, and counts how often a document is validated. */
 function countingRule(runs: { count: number }): Plugin<TradegraphContext> {
@@ -30,15 +26,7 @@ function serviceWith(runs: { count: number }) {
   const yoga = createYoga({
     schema: buildSchema(),
     plugins: [
-      ...tradegraphPlugins({
-        config: loadConfig({ NODE_ENV: 'production', PARTNER_API_URL: 'http://127.0.0.1:9' }),
-        logger: pino({ level: 'silent' }),
-        metrics: createMetrics(),
-        clients: createClientIdentities({ maxNames: 50 }),
-        redis: null,
-        accepted: new AcceptedCredentials(),
-        trustedDocuments: new Map(),
-      }),
+      ...tradegraphPlugins(pluginPartsWith({ NODE_ENV: 'production', PARTNER_API_URL: 'http://127.0.0.1:9' })),
       countingRule(runs),
     ] as Plugin[],
     logging: false,

@@ -1,0 +1,20 @@
+// The parts the service's plugin list is built from (src/plugins/index.ts), for tests that build it
+// without a server: the configuration from an environment, and the rest as the server makes them.
+import pino from 'pino';
+import { loadConfig } from '../../src/config.js';
+import { createClientIdentities } from '../../src/observability/client-identity.js';
+import { createMetrics } from '../../src/observability/metrics.js';
+import { AcceptedCredentials } from '../../src/partner/accepted-credentials.js';
+import type { PluginParts } from '../../src/plugins/index.js';
+
+export function pluginPartsWith(env: Record<string, string>): PluginParts {
+  return {
+    config: loadConfig(env),
+    logger: pino({ level: 'silent' }),
+    metrics: createMetrics(),
+    clients: createClientIdentities({ maxNames: 50 }),
+    redis: null,
+    accepted: new AcceptedCredentials(),
+    trustedDocuments: new Map(),
+  };
+}
