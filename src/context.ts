@@ -3,7 +3,7 @@
 import { randomUUID } from 'node:crypto';
 import type { ServerResponse } from 'node:http';
 import type { YogaInitialContext } from 'graphql-yoga';
-import { credentialDigest, parseCredentials, type Credentials } from './credentials.js';
+import { credentialKeyOf, parseCredentials, type Credentials } from './credentials.js';
 import { UnauthenticatedError } from './errors.js';
 import { createInventoryPageLoader, type InventoryPageLoader } from './inventory/page-loader.js';
 import { createListingFeeLoader, type ListingFeeLoader } from './listing-fee/fee-loader.js';
@@ -50,16 +50,19 @@ export function requestIdOf(request: Request): string {
 export function createLoaders(
   { partner, listingFeeBatchMax }: Pick<ContextDependencies, 'partner' | 'listingFeeBatchMax'>,
   credentials: Credentials,
+  /**
+   * The request's credential digest, null without a token: credentials.ts's credentialKeyOf, worked
+   * out once per request for the rate limit, the response cache and these calls alike.
+   */
+  credentialKey: () => string | null,
   call: { signal?: AbortSignal; deadline?: OperationDeadline; requestId: string },
 ): Loaders {
   const { accessToken } = credentials;
-  // Hashed at most once per request, and only when a partner call is made.
-  let digest: string | undefined;
-  const credential = accessToken === null ? null : () => (digest ??= credentialDigest(accessToken));
   let listingFee: ListingFeeLoader | undefined;
   return {
     inventoryPage: createInventoryPageLoader((page) => {
       // Without a token the partner can only refuse: say what to send, and send nothing.
+      const credential = accessToken === null ? null : credentialKey();
       if (accessToken === null || credential === null) throw new UnauthenticatedError(MISSING_TOKEN);
       // Written out rather than spread: one object shape for every call, built on every page.
       return partner.readInventoryPage({
@@ -68,7 +71,7 @@ export function createLoaders(
         startAssetId: page.startAssetId,
         count: page.count,
         accessToken,
-        credential: credential(),
+        credential,
         signal: call.signal,
         deadline: call.deadline,
         requestId: call.requestId,
@@ -80,7 +83,7 @@ export function createLoaders(
         (items) =>
           partner.calculateListingFees({
             items,
-            credential: credential === null ? null : credential(),
+            credential: credentialKey(),
             ...call,
           }),
         listingFeeBatchMax,
@@ -127,7 +130,7 @@ export function createContextFactory(dependencies: ContextDependencies) {
       requestId,
       deadline,
       pageMaxPartnerCalls: dependencies.pageMaxPartnerCalls,
-      loaders: createLoaders(dependencies, credentials, { signal, deadline, requestId }),
+      loaders: createLoaders(dependencies, credentials, () => credentialKeyOf(request), { signal, deadline, requestId }),
     };
   };
 }

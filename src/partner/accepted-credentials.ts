@@ -5,7 +5,7 @@
 
 import { LRUCache } from 'lru-cache';
 
-/** A credential's digest (context.ts `credentialDigest`); the secret itself is never held here. */
+/** A credential's digest (credentials.ts `credentialKeyOf`); the secret itself is never held here. */
 export type CredentialDigest = string;
 
 export interface AcceptedCredentialsOptions {
