@@ -138,7 +138,21 @@ export function operationPrice(
     byName.set(operationName ?? '', plan);
   }
   if (!plan) return null;
-  const raw = rawVariables ?? {};
+  if (!rawVariables) return priceUnder(schema, plan, {});
+  const last = lastPrices.get(rawVariables);
+  if (last?.plan === plan) return last.price;
+  const price = priceUnder(schema, plan, rawVariables);
+  lastPrices.set(rawVariables, { plan, price });
+  return price;
+}
+
+/**
+ * The price last worked out for an execution's variables object: the cost limit and the rate limit
+ * both price the same execution, with the same object.
+ */
+const lastPrices = new WeakMap<Record<string, unknown>, { plan: PricePlan; price: OperationPrice | null }>();
+
+function priceUnder(schema: GraphQLSchema, plan: PricePlan, raw: Record<string, unknown>): OperationPrice | null {
   if (plan.inputVariables.length > 0) {
     const variables = scalarVariables(schema, plan, raw);
     if (!variables) return null;
