@@ -24,8 +24,3 @@ export function errorBody(error: TradegraphError): string {
   const { http: _http, ...extensions } = error.extensions;
   return JSON.stringify({ errors: [{ message: error.message, extensions }] });
 }
-
-/** Refuses a request before Yoga sees it with one of the API's own errors. */
-export function sendError(res: ServerResponse, status: number, error: TradegraphError, headers: OutgoingHttpHeaders = {}): void {
-  sendJsonText(res, status, errorBody(error), headers);
-}

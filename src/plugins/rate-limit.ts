@@ -49,7 +49,8 @@ export function useRateLimit({ max, windowMs, accepted, redis }: RateLimitOption
       const appKeyKey = credential !== null && accepted.has(credential) ? credential : ANONYMOUS;
       // An operation the partner does no work for is still one unit: an answer costs the service too.
       const spend = new Map<string, number>();
-      if (cost - appKeyCost > 0 || cost === 0) spend.set(ownKey, Math.max(1, cost - appKeyCost));
+      const ownCost = cost === 0 ? 1 : cost - appKeyCost;
+      if (ownCost > 0) spend.set(ownKey, ownCost);
       if (appKeyCost > 0) spend.set(appKeyKey, (spend.get(appKeyKey) ?? 0) + appKeyCost);
       const { shared, own } = await limitersOf();
       // While Redis is down (also hung, its connection still open) it is not asked at all.

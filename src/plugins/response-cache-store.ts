@@ -17,7 +17,8 @@ export interface InProcessStore extends Cache {
   readonly entries: number;
 }
 
-type CachedResult = Parameters<Cache['set']>[1];
+/** An answer as the response-cache plugin hands it to its store. */
+export type CachedResult = Parameters<Cache['set']>[1];
 
 /**
  * Each answer is weighed by its JSON as the client gets it (data alone); Yoga serialises every hit
@@ -43,7 +44,7 @@ export function createInProcessStore({ maxBytes, maxEntryBytes }: InProcessStore
   };
 }
 
-/** The JSON bytes of a result's data, as the per-entry cap weighs an answer bound for Redis. */
-export function answerBytes(result: CachedResult): number {
+/** The JSON bytes of a result's data, as a client without cache metadata gets it. */
+function answerBytes(result: CachedResult): number {
   return Buffer.byteLength(JSON.stringify({ data: result.data }));
 }

@@ -8,7 +8,7 @@ import type { Plugin } from 'graphql-yoga';
 import type { TradegraphContext } from '../context.js';
 import { credentialKeyOf } from '../credentials.js';
 import type { SharedRedis } from '../redis.js';
-import { createInProcessStore, type InProcessStore } from './response-cache-store.js';
+import { createInProcessStore, type CachedResult, type InProcessStore } from './response-cache-store.js';
 
 export interface ResponseCacheOptions {
   ttlMs: number;
@@ -40,9 +40,6 @@ function etagMatches(ifNoneMatch: string, etag: string): boolean {
   const bare = (tag: string) => tag.trim().replace(/^W\//, '').replace(/^"(.*)"$/, '$1');
   return ifNoneMatch.split(',').some((tag) => tag.trim() === '*' || bare(tag) === bare(etag));
 }
-
-/** An answer as the plugin hands it to its store. */
-type CachedResult = Parameters<Cache['set']>[1];
 
 /** Every key this cache writes in Redis starts so; the rest is a SHA-256 hash. */
 export const REDIS_KEY_PREFIX = 'tradegraph:response:';
