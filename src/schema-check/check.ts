@@ -5,7 +5,6 @@ import { readFileSync, globSync } from 'node:fs';
 import { relative, resolve } from 'node:path';
 import { buildSubgraphSchema } from '@apollo/subgraph';
 import { CriticalityLevel, diff, type Change } from '@graphql-inspector/core';
-import { useDeferStream } from '@graphql-yoga/plugin-defer-stream';
 import {
   GraphQLSchema,
   Kind,
@@ -17,6 +16,7 @@ import {
 } from 'graphql';
 import { createYoga } from 'graphql-yoga';
 import { coordinatesUsedBy, fragmentsSpreadBy } from '../observability/field-usage.js';
+import { useIncrementalDelivery } from '../plugins/defer-stream.js';
 import { typeDefsOf } from '../schema.js';
 
 export type SchemaFiles = ReadonlyArray<{ name: string; sdl: string }>;
@@ -64,25 +64,26 @@ export interface CheckResult {
 /** A schema as the service serves it, and validation with the rules the service adds. */
 export interface ServedSchema {
   schema: GraphQLSchema;
-  validate: (schema: GraphQLSchema, document: DocumentNode) => readonly GraphQLError[];
+  /** The document's validation errors against this schema. */
+  validate: (document: DocumentNode) => readonly GraphQLError[];
 }
 
 /**
  * The schema as the service serves it, from these SDL files: the federation subgraph that
- * src/schema.ts builds, through Yoga with the @defer/@stream plugin, which adds its directives to
- * the schema and its rules to validation.
+ * src/schema.ts builds, through Yoga with the service's own @defer/@stream plugins, which add their
+ * directives to the schema and their rules to validation.
  */
 export function servedSchemaOf(files: SchemaFiles): ServedSchema {
   // Only its shape is compared and validated against: no resolvers.
   const yoga = createYoga({
     schema: buildSubgraphSchema([{ typeDefs: typeDefsOf(files) }]),
-    plugins: [useDeferStream()],
+    plugins: useIncrementalDelivery(),
     // Validated once per schema here: a cache keyed by document alone would mix the two schemas.
     parserAndValidationCache: false,
     logging: false,
   });
   const { schema, validate } = yoga.getEnveloped();
-  return { schema, validate: (against, document) => validate(against, document) };
+  return { schema, validate: (document) => validate(schema, document) };
 }
 
 const SEVERITY: Record<CriticalityLevel, Severity> = {
@@ -138,9 +139,9 @@ export async function checkSchemas(old: ServedSchema, current: ServedSchema, ope
 
   // What the diff cannot see (or sees as safe) but the service would refuse: validation on the new schema.
   for (const operation of usage.keys()) {
-    const errors = current.validate(newSchema, operation.document!);
+    const errors = current.validate(operation.document!);
     if (errors.length === 0) continue;
-    const before = old.validate(oldSchema, operation.document!).length === 0 ? '' : ' (already invalid at the base)';
+    const before = old.validate(operation.document!).length === 0 ? '' : ' (already invalid at the base)';
     for (const error of errors) {
       breakages.push({ operation, coordinate: null, reason: `does not validate: ${error.message}${before}` });
     }
