@@ -38,20 +38,10 @@ export class PartnerApi {
   async readInventoryPage(
     params: Omit<ReadInventoryParams, 'caller'> & { credential: CredentialDigest },
   ): Promise<TradeInventoryResponseDTO> {
-    const { credential } = params;
-    const page = await readInventoryPage(this.partnerClient, {
-      platformId: params.platformId,
-      appId: params.appId,
-      startAssetId: params.startAssetId,
-      count: params.count,
-      accessToken: params.accessToken,
-      caller: this.callerOf(credential),
-      signal: params.signal,
-      deadline: params.deadline,
-      requestId: params.requestId,
-    });
+    const { credential, ...page } = params;
+    const answered = await readInventoryPage(this.partnerClient, { ...page, caller: this.callerOf(credential) });
     this.accepted.accept(credential);
-    return page;
+    return answered;
   }
 
   /** Fees are asked with the merchant key: the caller is told apart by its own token, once proven. */
