@@ -2,7 +2,7 @@
 // a field (docs/schema-evolution.md). The deprecated coordinates an operation uses are worked out
 // once per parsed document (Yoga's parse cache hands back the same DocumentNode for the same text);
 // each request only increments counters.
-import { getOperationAST, Kind, type DocumentNode, type GraphQLSchema } from 'graphql';
+import { getOperationAST, isEnumType, isInputObjectType, isInterfaceType, isObjectType, Kind, type DocumentNode, type GraphQLSchema } from 'graphql';
 import type { Plugin } from 'graphql-yoga';
 import type { TradegraphContext } from '../context.js';
 import type { ClientIdentities } from '../observability/client-identity.js';
@@ -23,6 +23,7 @@ export function deprecatedCoordinatesOf(
   document: DocumentNode,
   operationName: string | null | undefined,
 ): readonly string[] {
+  if (!hasDeprecations(schema)) return NONE;
   let byOperation = byDocument.get(document);
   if (!byOperation) byDocument.set(document, (byOperation = new Map()));
   const key = operationName ?? '';
@@ -40,6 +41,25 @@ export function deprecatedCoordinatesOf(
       found = deprecated.length === 0 ? NONE : Object.freeze(deprecated);
     }
     byOperation.set(key, found);
+  }
+  return found;
+}
+
+const deprecationsBySchema = new WeakMap<GraphQLSchema, boolean>();
+
+/** Whether anything in the schema is deprecated: without a deprecation no document needs walking. */
+function hasDeprecations(schema: GraphQLSchema): boolean {
+  let found = deprecationsBySchema.get(schema);
+  if (found === undefined) {
+    found = Object.values(schema.getTypeMap()).some((type) => {
+      if (isEnumType(type)) return type.getValues().some((value) => value.deprecationReason != null);
+      if (isInputObjectType(type)) return Object.values(type.getFields()).some((field) => field.deprecationReason != null);
+      if (!isObjectType(type) && !isInterfaceType(type)) return false;
+      return Object.values(type.getFields()).some(
+        (field) => field.deprecationReason != null || field.args.some((argument) => argument.deprecationReason != null),
+      );
+    });
+    deprecationsBySchema.set(schema, found);
   }
   return found;
 }
