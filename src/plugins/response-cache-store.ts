@@ -21,18 +21,24 @@ export interface InProcessStore extends Cache {
 export type CachedResult = Parameters<Cache['set']>[1];
 
 /**
- * Each answer is weighed by its JSON as the client gets it (data alone); Yoga serialises every hit
- * as usual. Entities are ignored: nothing is invalidated (see response-cache.ts).
+ * Each answer is weighed by its JSON as the client gets it (data alone), and kept as that JSON
+ * parsed again: the plugin hands over its objects with its metadata fields deleted, which leaves
+ * V8 holding each of them as a dictionary, and Yoga serialises every hit of it at a dictionary's
+ * pace (docs/decisions/library-departures.md). Entities are ignored: nothing is invalidated (see
+ * response-cache.ts).
  */
 export function createInProcessStore({ maxBytes, maxEntryBytes }: InProcessStoreOptions): InProcessStore {
   const answers = new LRUCache<string, CachedResult>({ maxSize: maxBytes });
   return {
     get: (id) => answers.get(id),
     set(id, result, _entities, ttl) {
-      const size = answerBytes(result);
+      const text = JSON.stringify({ data: result.data });
+      const size = Buffer.byteLength(text);
       // Over the cap: written to this client once, never stored.
       if (size > maxEntryBytes) return;
-      answers.set(id, result, { size, ttl: Number.isFinite(ttl) && ttl > 0 ? ttl : undefined });
+      const { data } = JSON.parse(text) as Pick<CachedResult, 'data'>;
+      const stored: CachedResult = { ...result, data };
+      answers.set(id, stored, { size, ttl: Number.isFinite(ttl) && ttl > 0 ? ttl : undefined });
     },
     invalidate: () => undefined,
     get bytes() {
@@ -42,9 +48,4 @@ export function createInProcessStore({ maxBytes, maxEntryBytes }: InProcessStore
       return answers.size;
     },
   };
-}
-
-/** The JSON bytes of a result's data, as a client without cache metadata gets it. */
-function answerBytes(result: CachedResult): number {
-  return Buffer.byteLength(JSON.stringify({ data: result.data }));
 }

@@ -5,12 +5,20 @@
 import { once } from 'node:events';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
+import { setFlagsFromString } from 'node:v8';
 import { useDeferStream } from '@graphql-yoga/plugin-defer-stream';
+import { useResponseCache, type Cache } from '@graphql-yoga/plugin-response-cache';
 import { buildSchema, execute, GraphQLError, parse } from 'graphql';
 import { compileQuery, isCompiledQuery } from 'graphql-jit';
 import { createSchema, createYoga } from 'graphql-yoga';
 import { afterEach, describe, expect, it } from 'vitest';
 import { acceptsIncrementalDelivery } from '../../src/plugins/defer-stream.js';
+import { createInProcessStore } from '../../src/plugins/response-cache-store.js';
+
+// V8's own answer to whether an object keeps fast (shape-indexed) properties or has become a
+// dictionary; the flag takes effect for functions compiled after it is set.
+setFlagsFromString('--allow-natives-syntax');
+const hasFastProperties = new Function('object', 'return %HasFastProperties(object)') as (object: object) => boolean;
 
 const servers: Server[] = [];
 afterEach(async () => {
@@ -121,5 +129,36 @@ describe('graphql-jit 0.8, where it still differs from graphql-js (the workaroun
     const result = (await compiled.query({ list: () => { throw new Error('boom'); } }, {}, {})) as { errors?: GraphQLError[] };
     expect(result.errors?.[0]?.locations).toEqual([{ line: 1, column: 3 }]);
     expect(result.errors?.[0]?.nodes).toBeUndefined();
+  });
+});
+
+describe("the response cache's results (plugins/response-cache-store.ts keeps them parsed again)", () => {
+  it('reach the store as objects V8 holds as dictionaries, with the metadata fields deleted', async () => {
+    let stored: Parameters<Cache['set']>[1] | undefined;
+    const cache: Cache = { get: () => undefined, set: (_id, result) => void (stored = result), invalidate: () => undefined };
+    const yoga = createYoga({
+      schema: createSchema({
+        typeDefs: 'type Query { items: [Item!]! } type Item { id: ID! name: String! }',
+        resolvers: { Query: { items: () => [{ id: '1', name: 'one' }, { id: '2', name: 'two' }] } },
+      }),
+      plugins: [useResponseCache({ session: () => 'one', cache })],
+      logging: false,
+    });
+    const response = await yoga.fetch('http://yoga/graphql', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ query: '{ items { name } }' }),
+    });
+    expect(await response.json()).toEqual({ data: { items: [{ name: 'one' }, { name: 'two' }] } });
+    const item = (stored?.data as { items: object[] } | undefined)?.items[0];
+    expect(item).toEqual({ name: 'one' });
+    // Once this fails, the plugin hands over fast objects and the store can keep them as they come.
+    expect(hasFastProperties(item!)).toBe(false);
+
+    const store = createInProcessStore({ maxBytes: 1 << 20, maxEntryBytes: 1 << 20 });
+    await store.set('key', stored!, [], Number.POSITIVE_INFINITY);
+    const kept = ((await store.get('key'))?.data as { items: object[] }).items[0]!;
+    expect(kept).toEqual({ name: 'one' });
+    expect(hasFastProperties(kept)).toBe(true);
   });
 });
