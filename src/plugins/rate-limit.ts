@@ -53,24 +53,51 @@ export function useRateLimit({ max, windowMs, accepted, redis }: RateLimitOption
       if (ownCost > 0) spend.set(ownKey, ownCost);
       if (appKeyCost > 0) spend.set(appKeyKey, (spend.get(appKeyKey) ?? 0) + appKeyCost);
       const { shared, own } = await limitersOf();
-      // While Redis is down (also hung, its connection still open) it is not asked at all.
-      const limiter = shared && redis?.up ? shared : own;
-      const spent: [string, number][] = [];
+      const spent: [RateLimiterAbstract, string, number][] = [];
       for (const [key, points] of spend) {
-        try {
-          await limiter.consume(key, points);
-          spent.push([key, points]);
-        } catch (refusal) {
-          // A refusal is the limiter's answer; an Error is a failure of the limiter itself.
-          if (refusal instanceof Error) throw refusal;
-          // What was refused is not spent: a smaller operation may still use what is left.
-          await Promise.all([[key, points] as const, ...spent].map(([refunded, back]) => limiter.reward(refunded, back)));
-          const retryAfter = Math.max(1, Math.ceil((refusal as RateLimiterRes).msBeforeNext / 1000));
+        const { limiter, refusal } = await consume(shared, own, key, points);
+        spent.push([limiter, key, points]);
+        if (refusal) {
+          // What was refused is not spent, nor the rest of this operation's spend: a smaller
+          // operation may still use what is left.
+          await Promise.all(spent.map(([by, refunded, back]) => by.reward(refunded, back).catch(() => undefined)));
+          const retryAfter = Math.max(1, Math.ceil(refusal.msBeforeNext / 1000));
           throw new OperationRateLimitedError(max, windowMs, retryAfter, points, credential !== null && key === ANONYMOUS);
         }
       }
     },
   };
+
+  /**
+   * Spends from the shared counts while Redis is up, else from the replica's own, and answers the
+   * limiter spent from with its refusal, if it refused. While Redis is down (also hung, its
+   * connection still open) it is not asked at all; a command that fails or misses its deadline is
+   * counted by the replica instead, and a missed deadline marks Redis down for every user of it,
+   * as a cache command's does. An Error is a failure of the limiter itself; a refusal is its answer.
+   */
+  async function consume(
+    shared: RateLimiterAbstract | null,
+    own: RateLimiterAbstract,
+    key: string,
+    points: number,
+  ): Promise<{ limiter: RateLimiterAbstract; refusal: RateLimiterRes | null }> {
+    if (shared && redis?.up) {
+      try {
+        await shared.consume(key, points);
+        return { limiter: shared, refusal: null };
+      } catch (outcome) {
+        if (!(outcome instanceof Error)) return { limiter: shared, refusal: outcome as RateLimiterRes };
+        redis.commandFailed(outcome);
+      }
+    }
+    try {
+      await own.consume(key, points);
+      return { limiter: own, refusal: null };
+    } catch (outcome) {
+      if (outcome instanceof Error) throw outcome;
+      return { limiter: own, refusal: outcome as RateLimiterRes };
+    }
+  }
 }
 
 /** The replica's own counts, and the counts shared through Redis (null without it). */
@@ -88,9 +115,9 @@ async function createLimiters({ max, windowMs, redis }: Omit<RateLimitOptions, '
     ...limits,
     storeClient: await redis.client(),
     keyPrefix: REDIS_KEY_PREFIX,
-    // While Redis is away (or a command fails), the replica counts on its own.
+    // A command that cannot be sent fails at once rather than waiting for a reconnection; the
+    // replica then counts on its own (consume, above), which also tells Redis of the failure.
     rejectIfRedisNotReady: true,
-    insuranceLimiter: ownCounts,
   });
   return { own: ownCounts, shared };
 }

@@ -1,0 +1,62 @@
+// A rate limit whose Redis hangs on its counts marks Redis down as the response cache's commands do:
+// the limit's own command has the command deadline, and missing it marks Redis down at once (one
+// warning naming a command, not the heartbeat), the replica counting on its own meanwhile. Redis
+// hangs writes only (CLIENT PAUSE WRITE), so the heartbeat's PINGs are answered: only the limit's
+// count can find the hang.
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { operationCost } from '../../src/plugins/operation-cost.js';
+import { buildSchema } from '../../src/schema.js';
+import { platformIdWithSize } from '../../src/simulator/data.js';
+import { InventoryTotalDocument } from '../generated/graphql.js';
+import { startRedisServer, type RedisServer, redisStateOf } from '../support/redis.js';
+import { errorCodes, expectNoGraphQLErrors, startTestkit, type Testkit } from '../support/testkit.js';
+
+const variables = { platformId: platformIdWithSize(3), appId: 730 };
+/** Reads that fit in the budget. */
+const READS = 3;
+const BUDGET = READS * operationCost(buildSchema(), InventoryTotalDocument, undefined, variables)!;
+
+let redis: RedisServer;
+let kit: Testkit;
+
+beforeAll(async () => {
+  redis = await startRedisServer();
+  // No response cache: the limit's counts are the only commands a request sends.
+  kit = await startTestkit({ config: { redisUrl: redis.url, rateLimit: { max: BUDGET, windowMs: 60_000 } } });
+  await vi.waitFor(() => expect(kit.service.redis!.up).toBe(true), { timeout: 15_000, interval: 50 });
+});
+
+afterAll(async () => {
+  await redis?.unpauseWrites().catch(() => undefined);
+  await kit?.close();
+  await redis?.stop();
+});
+
+const read = (token: string) => kit.execute(InventoryTotalDocument, variables, { token });
+
+const warnings = () =>
+  kit.logs
+    .map((line) => JSON.parse(line) as { msg?: string; reason?: string })
+    .filter((line) => line.msg?.startsWith('Redis is unreachable'));
+
+describe('a rate limit whose Redis hangs', () => {
+  it('marks Redis down by its own command, fails no request, and keeps the budget on the replica meanwhile', async () => {
+    expectNoGraphQLErrors(await read('hung-limit-token-before'));
+    expect(await redisStateOf(kit.url)).toEqual({ readiness: 'up', gauge: '1' });
+
+    await redis.pauseWrites();
+    // Its count hangs until the command deadline; the replica counts it instead.
+    expectNoGraphQLErrors(await read('hung-limit-token'));
+    expect(await redisStateOf(kit.url)).toEqual({ readiness: 'down', gauge: '0' });
+    expect(warnings().map((line) => line.reason)).toEqual([expect.stringMatching(/^a command got no answer within \d+ ms$/)]);
+
+    // The replica's own counts hold the budget while Redis is away, that read counted in them.
+    for (let more = 1; more < READS; more++) expectNoGraphQLErrors(await read('hung-limit-token'));
+    expect(errorCodes(await read('hung-limit-token'))).toEqual(['RATE_LIMITED']);
+
+    await redis.unpauseWrites();
+    await vi.waitFor(async () => expect(await redisStateOf(kit.url)).toEqual({ readiness: 'up', gauge: '1' }), { timeout: 15_000, interval: 100 });
+    expect(warnings()).toHaveLength(1);
+    expectNoGraphQLErrors(await read('hung-limit-token-after'));
+  });
+});
