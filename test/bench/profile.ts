@@ -125,8 +125,10 @@ function split(profile: CpuProfile, fromUs: number, toUs: number, requests: numb
     busy += us;
     const group = groupOf(frame.url, frame.functionName);
     groups.set(group, (groups.get(group) ?? 0) + us);
-    // The service's own functions by name alone: the facade runs bundled, the floor from source.
-    const where = group === 'own code' ? '(own code)' : frame.url ? `${frame.url.replace(/^.*node_modules\//, '')}:${frame.lineNumber + 1}` : '';
+    // The service's own functions by name alone (the facade runs bundled, the floor from source),
+    // but for anonymous ones, which only their place tells apart.
+    const place = `${frame.url.replace(/^.*(node_modules|dist|src|test)\//, '$1/')}:${frame.lineNumber + 1}`;
+    const where = group === 'own code' ? (frame.functionName ? '(own code)' : `(own code, ${place})`) : frame.url ? place.replace(/^node_modules\//, '') : '';
     const name = `${frame.functionName || '(anonymous)'} ${where}`.trim();
     functions.set(name, (functions.get(name) ?? 0) + us);
   }
