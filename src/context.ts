@@ -3,7 +3,7 @@
 import { randomUUID } from 'node:crypto';
 import type { ServerResponse } from 'node:http';
 import type { YogaInitialContext } from 'graphql-yoga';
-import { credentialKeyOf, parseCredentials, type Credentials } from './credentials.js';
+import { credentialKeyOf, credentialsOf, type Credentials } from './credentials.js';
 import { UnauthenticatedError } from './errors.js';
 import { createInventoryPageLoader, type InventoryPageLoader } from './inventory/page-loader.js';
 import { createListingFeeLoader, type ListingFeeLoader } from './listing-fee/fee-loader.js';
@@ -121,7 +121,7 @@ export function clientGoneSignal(res: ServerResponse): AbortSignal {
 
 export function createContextFactory(dependencies: ContextDependencies) {
   return ({ request, res }: YogaInitialContext & { res?: ServerResponse }): TradegraphContext => {
-    const credentials = parseCredentials(request.headers.get('authorization'));
+    const credentials = credentialsOf(request);
     const requestId = requestIdOf(request);
     const deadline = { at: performance.now() + dependencies.operationTimeoutMs, ms: dependencies.operationTimeoutMs };
     const signal = res ? clientGoneSignal(res) : request.signal;

@@ -27,24 +27,47 @@ export function credentialDigest(accessToken: string): string {
   return hash('sha256', accessToken, 'hex');
 }
 
-// One key per HTTP request, shared by the rate limit and the response cache.
-const credentialKeys = new WeakMap<Request, string | null>();
+/** What a request's Authorization header says, read once: its credentials, or their refusal. */
+interface Read {
+  credentials: Credentials | null;
+  refusal: UnauthenticatedError | null;
+  /** The digest, worked out on first use; null without a token. */
+  key?: string | null;
+}
+
+// One reading per HTTP request, shared by the context, the rate limit and the response cache.
+const reads = new WeakMap<Request, Read>();
+
+function readOf(request: Request): Read {
+  let read = reads.get(request);
+  if (read === undefined) {
+    try {
+      read = { credentials: parseCredentials(request.headers.get('authorization')), refusal: null };
+    } catch (error) {
+      if (!(error instanceof UnauthenticatedError)) throw error;
+      read = { credentials: null, refusal: error };
+    }
+    reads.set(request, read);
+  }
+  return read;
+}
+
+/** The request's credentials (parseCredentials of its Authorization header); throws its refusal. */
+export function credentialsOf(request: Request): Credentials {
+  const { credentials, refusal } = readOf(request);
+  if (refusal) throw refusal;
+  return credentials!;
+}
 
 /**
  * The request's credential digest; null when the request has no token or a malformed
  * Authorization header (which the context refuses anyway).
  */
 export function credentialKeyOf(request: Request): string | null {
-  let key = credentialKeys.get(request);
-  if (key === undefined) {
-    let token: string | null;
-    try {
-      token = parseCredentials(request.headers.get('authorization')).accessToken;
-    } catch {
-      token = null;
-    }
-    key = token === null ? null : credentialDigest(token);
-    credentialKeys.set(request, key);
+  const read = readOf(request);
+  if (read.key === undefined) {
+    const token = read.credentials?.accessToken ?? null;
+    read.key = token === null ? null : credentialDigest(token);
   }
-  return key;
+  return read.key;
 }

@@ -1,7 +1,7 @@
 // The one credential module: the bearer token read from Authorization, and the one digest of it
 // that the rate limit, the response cache and the circuit breaker keep.
-import { describe, expect, it } from 'vitest';
-import { credentialDigest, credentialKeyOf, parseCredentials } from '../../src/credentials.js';
+import { describe, expect, it, vi } from 'vitest';
+import { credentialDigest, credentialKeyOf, credentialsOf, parseCredentials } from '../../src/credentials.js';
 
 /** SHA-256 of 'abc' in hex (FIPS 180-2, appendix B.1). */
 const SHA256_OF_ABC = 'ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad';
@@ -29,5 +29,21 @@ describe('credentials', () => {
   it('gives no key to a request without a token or with a malformed header', () => {
     expect(credentialKeyOf(requestWith())).toBeNull();
     expect(credentialKeyOf(requestWith('Basic c2VjcmV0'))).toBeNull();
+  });
+
+  it("reads a request's Authorization header once for its credentials and its key", () => {
+    const request = requestWith('Bearer abc');
+    const get = vi.spyOn(request.headers, 'get');
+    expect(credentialsOf(request)).toEqual({ accessToken: 'abc' });
+    expect(credentialKeyOf(request)).toBe(SHA256_OF_ABC);
+    expect(credentialsOf(request)).toEqual({ accessToken: 'abc' });
+    expect(get.mock.calls).toEqual([['authorization']]);
+  });
+
+  it("refuses a malformed request's credentials each time they are asked for, and gives it no key", () => {
+    const request = requestWith('Basic c2VjcmV0');
+    expect(credentialKeyOf(request)).toBeNull();
+    expect(() => credentialsOf(request)).toThrow(expect.objectContaining({ extensions: { code: 'UNAUTHENTICATED' } }));
+    expect(() => credentialsOf(request)).toThrow(expect.objectContaining({ extensions: { code: 'UNAUTHENTICATED' } }));
   });
 });
