@@ -4,9 +4,8 @@
 // schema of a supergraph composed at start. Everything but the gateway listens on a port the system picks, so
 // nothing collides. It prints what runs where; SIGINT (Ctrl-C) or SIGTERM stops every process it
 // started, Redis included, and it stops them all as well when any one of them dies.
-import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
+import { spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
-import { existsSync } from 'node:fs';
 import { createServer, request as httpRequest, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
@@ -16,10 +15,10 @@ import { createGatewayRuntime } from '@graphql-hive/gateway';
 import getPort from 'get-port';
 import { gatewayConfig } from '../../gateway.config.js';
 import { composeApiSchema, loadSubgraphSdl } from './compose.js';
+import { findRedisServer } from './redis-server.js';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 /** Where Debian's package puts it, and where the PATH may. */
-const REDIS_SERVER_PATHS = ['/usr/bin/redis-server', '/usr/sbin/redis-server', '/usr/local/bin/redis-server'];
 /** How long one process may take to say it is ready before the fleet gives up. */
 const READY_TIMEOUT_MS = 60_000;
 const REPLICAS = 2;
@@ -71,18 +70,12 @@ function startProcess(name: string, command: string, args: string[], env: Record
 }
 
 /** Debian's redis-server; installed with apt-get when missing and this process may (root), as CI does. */
-function findRedisServer(): string {
-  const found = REDIS_SERVER_PATHS.find((path) => existsSync(path));
+function redisServerPath(): string {
+  const found = findRedisServer({
+    onInstall: () => say("redis-server is missing: installing Debian's package (apt-get install redis-server)"),
+    showInstall: true,
+  });
   if (found) return found;
-  if (process.getuid?.() === 0 && existsSync('/usr/bin/apt-get')) {
-    say("redis-server is missing: installing Debian's package (apt-get install redis-server)");
-    const apt = (args: string[]) =>
-      execFileSync('apt-get', args, { stdio: ['ignore', 'inherit', 'inherit'], env: { ...process.env, DEBIAN_FRONTEND: 'noninteractive' } });
-    apt(['update', '-qq']);
-    apt(['install', '-y', '-qq', 'redis-server']);
-    const installed = REDIS_SERVER_PATHS.find((path) => existsSync(path));
-    if (installed) return installed;
-  }
   throw new Error(
     'redis-server is not installed. On Debian or Ubuntu: sudo apt-get install redis-server (elsewhere: your package manager, or https://redis.io/docs/latest/operate/oss_and_stack/install/), then npm run fleet again.',
   );
@@ -118,7 +111,7 @@ async function start(): Promise<void> {
   const port = Number(process.env.PORT ?? 4000);
   const host = process.env.HOST ?? '127.0.0.1';
   if (!Number.isInteger(port) || port < 0 || port > 65_535) throw new Error(`PORT: must be a whole number from 0 to 65535`);
-  const redisServer = findRedisServer();
+  const redisServer = redisServerPath();
   const node = process.execPath;
   const tsx = ['--import', 'tsx'];
 

@@ -1,25 +1,17 @@
 // A real Debian redis-server for the tests that share state through Redis: one per test file, on a
 // free loopback port, without persistence, stopped (and restartable on the same port) or hung at will.
 // When the package is missing and the tests run as root, it is installed with apt-get, as Chromium is.
-import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
+import { spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
-import { existsSync } from 'node:fs';
 import { createInterface } from 'node:readline';
 import getPort from 'get-port';
 import { Redis } from 'ioredis';
-
-export const REDIS_SERVER = '/usr/bin/redis-server';
+import { findRedisServer } from '../../src/federation/redis-server.js';
 
 export function ensureRedisServer(): string {
-  if (existsSync(REDIS_SERVER)) return REDIS_SERVER;
-  if (process.getuid?.() !== 0 || !existsSync('/usr/bin/apt-get')) {
-    throw new Error(`The Redis tests need Debian's redis-server at ${REDIS_SERVER}: run 'apt-get install redis-server'.`);
-  }
-  const apt = (args: string[]) =>
-    execFileSync('apt-get', args, { stdio: ['ignore', 'ignore', 'inherit'], env: { ...process.env, DEBIAN_FRONTEND: 'noninteractive' } });
-  apt(['update', '-qq']);
-  apt(['install', '-y', '-qq', 'redis-server']);
-  return REDIS_SERVER;
+  const found = findRedisServer();
+  if (found) return found;
+  throw new Error("The Redis tests need Debian's redis-server: run 'apt-get install redis-server'.");
 }
 
 export interface RedisServer {
