@@ -8,7 +8,7 @@ import { operationCost } from '../../src/plugins/operation-cost.js';
 import { buildSchema } from '../../src/schema.js';
 import { platformIdWithSize } from '../../src/simulator/data.js';
 import { InventoryTotalDocument } from '../generated/graphql.js';
-import { startRedisServer, type RedisServer, redisStateOf } from '../support/redis.js';
+import { redisOutageWarnings, redisStateOf, startRedisServer, type RedisServer } from '../support/redis.js';
 import { errorCodes, expectNoGraphQLErrors, startTestkit, type Testkit } from '../support/testkit.js';
 
 const variables = { platformId: platformIdWithSize(3), appId: 730 };
@@ -34,10 +34,7 @@ afterAll(async () => {
 
 const read = (token: string) => kit.execute(InventoryTotalDocument, variables, { token });
 
-const warnings = () =>
-  kit.logs
-    .map((line) => JSON.parse(line) as { msg?: string; reason?: string })
-    .filter((line) => line.msg?.startsWith('Redis is unreachable'));
+const warnings = () => redisOutageWarnings(kit.logs);
 
 describe('a rate limit whose Redis hangs', () => {
   it('marks Redis down by its own command, fails no request, and keeps the budget on the replica meanwhile', async () => {

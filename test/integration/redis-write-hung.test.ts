@@ -5,7 +5,7 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { platformIdWithSize } from '../../src/simulator/data.js';
 import { InventoryPageDocument } from '../generated/graphql.js';
-import { startRedisServer, type RedisServer, redisStateOf } from '../support/redis.js';
+import { redisOutageWarnings, redisStateOf, startRedisServer, type RedisServer } from '../support/redis.js';
 import { expectNoGraphQLErrors, startTestkit, type Testkit } from '../support/testkit.js';
 
 const page = (size: number) => ({ platformId: platformIdWithSize(size), appId: 730, first: 2 });
@@ -26,10 +26,7 @@ afterAll(async () => {
   await redis?.stop();
 });
 
-const warnings = () =>
-  kit.logs
-    .map((line) => JSON.parse(line) as { msg?: string; reason?: string })
-    .filter((line) => line.msg?.startsWith('Redis is unreachable'));
+const warnings = () => redisOutageWarnings(kit.logs);
 
 describe('a Redis that hangs on a write', () => {
   it('is marked down by the write, fails no request, and is used again once it answers', async () => {
