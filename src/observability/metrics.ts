@@ -128,14 +128,12 @@ export function createMetrics(): TradegraphMetrics {
       });
     },
     watchRedis(isUp) {
-      new Gauge({
-        name: 'tradegraph_redis_up',
-        help: '1 while the shared Redis (response cache, rate-limit counts) is reachable, else 0 (each replica then works on its own).',
-        registers: [registry],
-        collect() {
-          this.set(isUp() ? 1 : 0);
-        },
-      });
+      scrapeTimeGauge(
+        registry,
+        'tradegraph_redis_up',
+        '1 while the shared Redis (response cache, rate-limit counts) is reachable, else 0 (each replica then works on its own).',
+        () => (isUp() ? 1 : 0),
+      );
     },
     watchResponseCache(read) {
       responseCacheGauges(registry, read);
@@ -172,14 +170,12 @@ function httpServerMetrics(registry: Registry): Pick<TradegraphMetrics, 'watchOp
   });
   return {
     watchOperationsInFlight(read) {
-      new Gauge({
-        name: 'tradegraph_operations_in_flight',
-        help: 'GraphQL requests admitted and not yet answered; at MAX_OPERATIONS_IN_FLIGHT, more are refused with 503.',
-        registers: [registry],
-        collect() {
-          this.set(read());
-        },
-      });
+      scrapeTimeGauge(
+        registry,
+        'tradegraph_operations_in_flight',
+        'GraphQL requests admitted and not yet answered; at MAX_OPERATIONS_IN_FLIGHT, more are refused with 503.',
+        read,
+      );
     },
     countAnswerCut() {
       answersCut.inc();
@@ -189,20 +185,23 @@ function httpServerMetrics(registry: Registry): Pick<TradegraphMetrics, 'watchOp
 
 /** The in-process response cache's size, read at scrape time. */
 function responseCacheGauges(registry: Registry, read: () => { bytes: number; entries: number }): void {
+  scrapeTimeGauge(
+    registry,
+    'tradegraph_response_cache_bytes',
+    "Bytes of answers' JSON the in-process response cache holds (at most RESPONSE_CACHE_MAX_BYTES).",
+    () => read().bytes,
+  );
+  scrapeTimeGauge(registry, 'tradegraph_response_cache_entries', 'Answers the in-process response cache holds.', () => read().entries);
+}
+
+/** A gauge without labels whose value is read when /metrics is scraped (prom-client's `collect`). */
+function scrapeTimeGauge(registry: Registry, name: string, help: string, read: () => number): void {
   new Gauge({
-    name: 'tradegraph_response_cache_bytes',
-    help: "Bytes of answers' JSON the in-process response cache holds (at most RESPONSE_CACHE_MAX_BYTES).",
+    name,
+    help,
     registers: [registry],
     collect() {
-      this.set(read().bytes);
-    },
-  });
-  new Gauge({
-    name: 'tradegraph_response_cache_entries',
-    help: 'Answers the in-process response cache holds.',
-    registers: [registry],
-    collect() {
-      this.set(read().entries);
+      this.set(read());
     },
   });
 }
