@@ -283,9 +283,10 @@ const cell = (text: string) => text.replace(/\|/g, '\\|').replace(/\n/g, ' ');
 
 /** The result as a pull request's summary (GitHub-flavoured Markdown). */
 export function markdownReport(result: CheckResult, base: string): string {
+  const broken = byOperation(result.breakages);
   const verdict =
     result.breakages.length > 0
-      ? `**Fails**: ${byOperation(result.breakages).size} shipped operation(s) break.`
+      ? `**Fails**: ${broken.size} shipped operation(s) break.`
       : result.unusedBreaking.length > 0
         ? '**Passes with warnings**: breaking changes that no shipped operation uses.'
         : '**Passes**: no shipped operation breaks.';
@@ -304,7 +305,7 @@ export function markdownReport(result: CheckResult, base: string): string {
   }
   if (result.breakages.length > 0) {
     lines.push('### Shipped operations this breaks', '');
-    for (const [operation, reasons] of byOperation(result.breakages)) {
+    for (const [operation, reasons] of broken) {
       lines.push(`- \`${operation.name}\` \`${operation.id}\`${operation.source === operation.id ? '' : ` (${operation.source})`}`);
       for (const reason of reasons) lines.push(`  - ${cell(reason)}`);
     }
