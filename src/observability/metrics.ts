@@ -2,6 +2,7 @@
 // per service (tests run several services in one process). Metric objects are made once, at start.
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
 import type { PartnerCallEvent, PartnerCallObserver } from '../partner/index.js';
+import { boundedLabel } from './bounded-label.js';
 
 /** How one GraphQL operation ended: no errors, data with errors, or errors and no data. */
 export type OperationOutcome = 'ok' | 'partial' | 'error';
@@ -88,15 +89,11 @@ export function createMetrics(): TradegraphMetrics {
     registers: [registry],
   });
 
-  const seenEnvelopeCodes = new Set<string>();
+  const seenEnvelopeCode = boundedLabel(MAX_ENVELOPE_CODES);
   const envelopeCodeLabel = (code: unknown): string => {
     if (code === undefined || code === null) return '';
     const text = String(code);
-    if (!ENVELOPE_CODE.test(text)) return 'other';
-    if (seenEnvelopeCodes.has(text)) return text;
-    if (seenEnvelopeCodes.size >= MAX_ENVELOPE_CODES) return 'other';
-    seenEnvelopeCodes.add(text);
-    return text;
+    return ENVELOPE_CODE.test(text) ? seenEnvelopeCode(text) : 'other';
   };
 
   return {

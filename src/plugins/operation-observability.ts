@@ -16,6 +16,7 @@ import {
   type PayloadLike,
   type ResultLike,
 } from '../observability/operation-results.js';
+import { boundedLabel } from '../observability/bounded-label.js';
 
 interface OperationState {
   started: number;
@@ -50,13 +51,7 @@ export function useOperationObservability({
   // Keyed by the Fetch Request Yoga passes to every hook; entries go with the request.
   const operations = new WeakMap<Request, OperationState>();
   // Operation names are chosen by clients: bound the label values they can create.
-  const knownNames = new Set<string>();
-  const nameLabel = (name: string): string => {
-    if (knownNames.has(name)) return name;
-    if (knownNames.size >= maxOperationNames) return 'other';
-    knownNames.add(name);
-    return name;
-  };
+  const nameLabel = boundedLabel(maxOperationNames);
 
   return {
     // Runs for every GraphQL HTTP request before its body is read (GraphiQL's page never gets here).
