@@ -18,7 +18,6 @@ import { composeApiSchema, loadSubgraphSdl } from './compose.js';
 import { findRedisServer } from './redis-server.js';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
-/** Where Debian's package puts it, and where the PATH may. */
 /** How long one process may take to say it is ready before the fleet gives up. */
 const READY_TIMEOUT_MS = 60_000;
 const REPLICAS = 2;

@@ -3,6 +3,7 @@
 import { execFileSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 
+/** Where Debian's package puts it, and where the PATH may. */
 const REDIS_SERVER_PATHS = ['/usr/bin/redis-server', '/usr/sbin/redis-server', '/usr/local/bin/redis-server'];
 
 export interface FindRedisServerOptions {

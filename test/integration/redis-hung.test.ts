@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { platformIdWithSize } from '../../src/simulator/data.js';
 import { InventoryPageDocument } from '../generated/graphql.js';
 import { startRedisServer, type RedisServer, redisStateOf } from '../support/redis.js';
-import { expectNoGraphQLErrors, startTestkit, type Testkit } from '../support/testkit.js';
+import { expectNoGraphQLErrors, logLinesStartingWith, startTestkit, type Testkit } from '../support/testkit.js';
 
 const REQUESTS_WHILE_HUNG = 20;
 const page = (size: number) => ({ platformId: platformIdWithSize(size), appId: 730, first: 2 });
@@ -27,8 +27,7 @@ afterAll(async () => {
   await redis?.stop();
 });
 
-const logged = (message: string) =>
-  kit.logs.map((line) => JSON.parse(line) as { msg?: string; level?: number }).filter((line) => line.msg?.startsWith(message));
+const logged = (message: string) => logLinesStartingWith(kit.logs, message);
 
 describe('a Redis that hangs', () => {
   it('is marked down, is sent nothing more, fails no request, and is used again once it answers', async () => {

@@ -114,13 +114,6 @@ async function adminCommand(port: number, ...args: string[]): Promise<void> {
   }
 }
 
-/** The service's "Redis is unreachable" warnings among its log lines, with the reason each gives. */
-export function redisOutageWarnings(logs: readonly string[]): { msg?: string; reason?: string }[] {
-  return logs
-    .map((line) => JSON.parse(line) as { msg?: string; reason?: string })
-    .filter((line) => line.msg?.startsWith('Redis is unreachable'));
-}
-
 /** What a service says of its Redis: readiness's `redis` and the tradegraph_redis_up gauge. */
 export async function redisStateOf(serviceUrl: string): Promise<{ readiness: unknown; gauge: string | undefined }> {
   const readiness = ((await (await fetch(`${serviceUrl}/readiness`)).json()) as { redis?: string }).redis;

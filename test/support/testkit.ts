@@ -164,3 +164,10 @@ export function expectNoGraphQLErrors<TData>(
 /** The `extensions.code` of each error, in order. */
 export const errorCodes = (result: { errors?: readonly GraphQLFormattedError[] }) =>
   (result.errors ?? []).map((error) => error.extensions?.code);
+
+/** A service's JSON log lines whose message starts so, with the fields the tests read. */
+export function logLinesStartingWith(logs: readonly string[], message: string): { msg?: string; reason?: string; level?: number }[] {
+  return logs
+    .map((line) => JSON.parse(line) as { msg?: string; reason?: string; level?: number })
+    .filter((line) => line.msg?.startsWith(message));
+}
