@@ -81,22 +81,23 @@ export function useRateLimit({ max, windowMs, accepted, redis }: RateLimitOption
     key: string,
     points: number,
   ): Promise<{ limiter: RateLimiterAbstract; refusal: RateLimiterRes | null }> {
+    const spendFrom = async (limiter: RateLimiterAbstract) => {
+      try {
+        await limiter.consume(key, points);
+        return { limiter, refusal: null };
+      } catch (outcome) {
+        if (outcome instanceof Error) throw outcome;
+        return { limiter, refusal: outcome as RateLimiterRes };
+      }
+    };
     if (shared && redis?.up) {
       try {
-        await shared.consume(key, points);
-        return { limiter: shared, refusal: null };
-      } catch (outcome) {
-        if (!(outcome instanceof Error)) return { limiter: shared, refusal: outcome as RateLimiterRes };
-        redis.commandFailed(outcome);
+        return await spendFrom(shared);
+      } catch (error) {
+        redis.commandFailed(error);
       }
     }
-    try {
-      await own.consume(key, points);
-      return { limiter: own, refusal: null };
-    } catch (outcome) {
-      if (outcome instanceof Error) throw outcome;
-      return { limiter: own, refusal: outcome as RateLimiterRes };
-    }
+    return spendFrom(own);
   }
 }
 
