@@ -24,7 +24,7 @@ import { DEMO_APP_KEY } from '../../src/simulator/data.js';
 import { productionCommand } from '../support/production-command.js';
 import { drive } from './drive.js';
 import { freePort, killAllNow, runTool, startNode, startSimulatorProcess, stopAll, type Child } from './processes.js';
-import { buildScenarios, FLOOR_SCENARIOS, FLOOR_TARGET, hundredFeesRequest, type ScenarioId } from './scenarios.js';
+import { benchFacadeEnv, buildScenarios, FLOOR_SCENARIOS, FLOOR_TARGET, hundredFeesRequest, nodeFlagsOf, trustedDocumentsManifest, type ScenarioId } from './scenarios.js';
 import { round } from './stats.js';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
@@ -159,6 +159,10 @@ async function main(): Promise<void> {
     rmSync(dir, { recursive: true, force: true });
   });
   const prod = productionCommand(ROOT)!;
+  // Flags given here go after start:prod's own, so that a flag given again wins, as in the bench.
+  const facadeNodeArgs = [...prod.nodeArgs, ...nodeFlagsOf(args['facade-node-options'])];
+  const manifestPath = join(dir, 'persisted-documents.json');
+  writeFileSync(manifestPath, JSON.stringify(trustedDocumentsManifest()));
   execFileSync('npm', ['run', '--silent', 'build'], { cwd: ROOT, stdio: ['ignore', 'ignore', 'inherit'] });
   const profiled = (name: string) => ['--cpu-prof', `--cpu-prof-dir=${join(dir, name)}`, '--trace-gc-nvp'];
   // The GC lines of the target being counted, while it is counted.
@@ -183,18 +187,11 @@ async function main(): Promise<void> {
       cwd: ROOT,
       script: prod.entry,
       port: facadePort,
-      env: {
-        NODE_ENV: 'production',
-        LOG_LEVEL: 'warn',
-        HOST: '127.0.0.1',
-        PORT: String(facadePort),
-        PARTNER_API_URL: simulator.url,
-        PARTNER_APP_KEY: DEMO_APP_KEY,
-        // (f)'s facade is one of its own, with the response cache on.
-        ...scenario.facadeEnv,
-      },
+      // (f)'s facade is one of its own, with the response cache on.
+      env: benchFacadeEnv(facadePort, simulator.url, manifestPath, scenario.facadeEnv),
+
       readyPath: '/health',
-      execArgv: [...prod.nodeArgs, ...args['facade-node-options'].split(' ').filter(Boolean), ...profiled('facade')],
+      execArgv: [...facadeNodeArgs, ...profiled('facade')],
       onStdout: hearGc('facade'),
     }),
   });
@@ -256,7 +253,7 @@ async function main(): Promise<void> {
   for (const [name, { fromUs, toUs, pid }] of windows) splits[name] = split(mainThreadProfile(join(dir, name), pid), fromUs, toUs, requests, gcLines.get(name)!);
   writeFileSync(
     args.out,
-    `${JSON.stringify({ date: new Date().toISOString(), scenario: scenario.id, requests, warmupRequests: warmup, facadeNodeArgs: prod.nodeArgs, unit: 'busy ms of the main thread per request', targets: splits }, null, 2)}\n`,
+    `${JSON.stringify({ date: new Date().toISOString(), scenario: scenario.id, requests, warmupRequests: warmup, facadeNodeArgs, unit: 'busy ms of the main thread per request', targets: splits }, null, 2)}\n`,
   );
 
   const names = Object.keys(splits);

@@ -14,10 +14,13 @@ import { DEMO_APP_KEY } from '../../src/simulator/data.js';
 import { cpuMsOf, freePort, killAllNow, memoryOf, sampleRss, startNode, startSimulatorProcess, stopAll, type Child } from './processes.js';
 import { productionCommand, type ProductionCommand } from '../support/production-command.js';
 import {
+  benchFacadeEnv,
   buildScenarios,
   FLOOR_SCENARIOS,
   FLOOR_TARGET,
   hundredFeesRequest,
+  LISTING_FEE_BATCH_MAX,
+  nodeFlagsOf,
   PEER_SCENARIOS,
   PEER_TARGET,
   trustedDocumentsManifest,
@@ -31,7 +34,6 @@ import { median, ratio, round, slope } from './stats.js';
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 /** Checkouts made for --compare; removed however the run ends. */
 const tempDirs: string[] = [];
-const LISTING_FEE_BATCH_MAX = 50;
 
 const { values: args } = parseArgs({
   options: {
@@ -206,23 +208,7 @@ async function main(): Promise<void> {
   tempDirs.push(manifestDir);
   const manifestPath = join(manifestDir, 'persisted-documents.json');
   writeFileSync(manifestPath, JSON.stringify(trustedDocumentsManifest()));
-  const facadeEnv = (port: number, extra: Record<string, string> = {}) => ({
-    NODE_ENV: 'production',
-    LOG_LEVEL: 'warn',
-    HOST: '127.0.0.1',
-    PORT: String(port),
-    PARTNER_API_URL: simulator.url,
-    PARTNER_APP_KEY: DEMO_APP_KEY,
-    LISTING_FEE_BATCH_MAX: String(LISTING_FEE_BATCH_MAX),
-    TRUSTED_DOCUMENTS: manifestPath,
-    TRUSTED_DOCUMENTS_ONLY: 'false',
-    // Every scenario but (e) is one caller reading one inventory: the share of the partner
-    // connections one of them may hold (a quarter by default) would cap (a32) and (i) at 16 partner
-    // calls at once, a policy against one caller taking every connection rather than a cost, while
-    // the baseline's requests share all 64 of its pool.
-    UPSTREAM_CONNECTIONS_PER_DOMAIN: '64',
-    ...extra,
-  });
+  const facadeEnv = (port: number, extra: Record<string, string> = {}) => benchFacadeEnv(port, simulator.url, manifestPath, extra);
   // Extra Node flags go after start:prod's own, so that a flag given here wins over the same flag there.
   const startFacade = async (
     name: string,
@@ -235,7 +221,7 @@ async function main(): Promise<void> {
     const { entry: script, nodeArgs } = buildForProduction(cwd);
     const kept = nodeArgs.filter((arg) => arg.split('=')[0] !== variant.withoutFlag);
     if (variant.withoutFlag && kept.length === nodeArgs.length) throw new Error(`start:prod has no flag ${variant.withoutFlag}`);
-    const execArgv = [...kept, ...nodeOptions.split(/\s+/).filter(Boolean)];
+    const execArgv = [...kept, ...nodeFlagsOf(nodeOptions)];
     const child = await startNode({ name, cwd, script, port, env: facadeEnv(port, env), readyPath: '/health', execArgv, nodeBinary: variant.nodeBinary });
     return { name, child, kind: 'facade', nodeArgs: execArgv };
   };

@@ -1,7 +1,7 @@
 // The benchmark's scenarios: for each, the GraphQL request the facade gets, the plain request the
 // hand-written baseline gets for the same page and fields, and the least upstream calls it can cost.
 import { createHash } from 'node:crypto';
-import { DEMO_APP_ID, itemAt } from '../../src/simulator/data.js';
+import { DEMO_APP_ID, DEMO_APP_KEY, itemAt } from '../../src/simulator/data.js';
 
 /** The 10 item fields of a "card" view (scenarios a, b, e), in the order both servers write them. */
 export const CARD_FIELDS = [
@@ -97,6 +97,37 @@ export const CARD_DOCUMENT_ID = `sha256:${createHash('sha256').update(CARD_QUERY
 export function trustedDocumentsManifest(): Record<string, string> {
   return { [CARD_DOCUMENT_ID]: CARD_QUERY };
 }
+
+/** The listing-fee batch size of every bench facade. */
+export const LISTING_FEE_BATCH_MAX = 50;
+
+/**
+ * The environment of a facade in the bench and in its tools (profile.ts): as production runs it,
+ * over the simulator at `partnerUrl`, with the trusted-documents manifest written at `manifestPath`
+ * (trustedDocumentsManifest); `extra` (a scenario's own settings) last.
+ */
+export function benchFacadeEnv(port: number, partnerUrl: string, manifestPath: string, extra: Record<string, string> = {}): Record<string, string> {
+  return {
+    NODE_ENV: 'production',
+    LOG_LEVEL: 'warn',
+    HOST: '127.0.0.1',
+    PORT: String(port),
+    PARTNER_API_URL: partnerUrl,
+    PARTNER_APP_KEY: DEMO_APP_KEY,
+    LISTING_FEE_BATCH_MAX: String(LISTING_FEE_BATCH_MAX),
+    TRUSTED_DOCUMENTS: manifestPath,
+    TRUSTED_DOCUMENTS_ONLY: 'false',
+    // Every scenario but (e) is one caller reading one inventory: the share of the partner
+    // connections one of them may hold (a quarter by default) would cap (a32) and (i) at 16 partner
+    // calls at once, a policy against one caller taking every connection rather than a cost, while
+    // the baseline's requests share all 64 of its pool.
+    UPSTREAM_CONNECTIONS_PER_DOMAIN: '64',
+    ...extra,
+  };
+}
+
+/** Node flags given as one option's text (`--facade-node-options`), in order. */
+export const nodeFlagsOf = (text: string): string[] => text.split(/\s+/).filter(Boolean);
 
 export interface Scenario {
   id: ScenarioId;
