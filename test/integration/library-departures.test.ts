@@ -13,7 +13,7 @@ import { compileQuery, isCompiledQuery } from 'graphql-jit';
 import { createSchema, createYoga } from 'graphql-yoga';
 import { afterEach, describe, expect, it } from 'vitest';
 import { acceptsIncrementalDelivery } from '../../src/plugins/defer-stream.js';
-import { createInProcessStore } from '../../src/plugins/response-cache-store.js';
+import { createInProcessStore, type CachedResult } from '../../src/plugins/response-cache-store.js';
 
 // V8's own answer to whether an object keeps fast (shape-indexed) properties or has become a
 // dictionary; the flag takes effect for functions compiled after it is set.
@@ -134,7 +134,7 @@ describe('graphql-jit 0.8, where it still differs from graphql-js (the workaroun
 
 describe("the response cache's results (plugins/response-cache-store.ts keeps them parsed again)", () => {
   it('reach the store as objects V8 holds as dictionaries, with the metadata fields deleted', async () => {
-    let stored: Parameters<Cache['set']>[1] | undefined;
+    let stored: CachedResult | undefined;
     const cache: Cache = { get: () => undefined, set: (_id, result) => void (stored = result), invalidate: () => undefined };
     const yoga = createYoga({
       schema: createSchema({

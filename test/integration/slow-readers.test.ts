@@ -24,7 +24,7 @@ const WRITE_TIMEOUT_MS = 1000;
  * back: about 7 MB of JSON, far more than the kernel's buffers on both ends take from a client
  * that never reads.
  */
-const largeRead = ({ deferred }: { deferred: boolean }) => {
+const largeReadText = ({ deferred }: { deferred: boolean }) => {
   const text = print(InventoryItemsFullDocument);
   const fragment = text.slice(text.indexOf('fragment '));
   const items = 'nodes { ...InventoryItemFields } again: nodes { ...InventoryItemFields } more: nodes { ...InventoryItemFields } edges { cursor node { ...InventoryItemFields } }';
@@ -34,8 +34,11 @@ const largeRead = ({ deferred }: { deferred: boolean }) => {
   return `query LargeRead($platformId: String!) {\n${pages.join('\n')}\n${withFee}\n}\n${fragment}`;
 };
 
+const LARGE_READ = largeReadText({ deferred: false });
+const LARGE_READ_DEFERRED = largeReadText({ deferred: true });
+
 const largeReadBody = (client: number, deferred = false) =>
-  JSON.stringify({ query: largeRead({ deferred }), variables: { platformId: platformIdWithSize(100 + client) } });
+  JSON.stringify({ query: deferred ? LARGE_READ_DEFERRED : LARGE_READ, variables: { platformId: platformIdWithSize(100 + client) } });
 
 /** What one raw client saw: every byte it was sent, and how its connection ended. */
 interface RawClient {

@@ -8,11 +8,12 @@ import { AcceptedCredentials } from '../../src/partner/accepted-credentials.js';
 import type { PluginParts } from '../../src/plugins/index.js';
 
 export function pluginPartsWith(env: Record<string, string>): PluginParts {
+  const config = loadConfig(env);
   return {
-    config: loadConfig(env),
+    config,
     logger: pino({ level: 'silent' }),
     metrics: createMetrics(),
-    clients: createClientIdentities({ maxNames: 50 }),
+    clients: createClientIdentities({ maxNames: config.clientNamesMax }),
     redis: null,
     accepted: new AcceptedCredentials(),
     trustedDocuments: new Map(),

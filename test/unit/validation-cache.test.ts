@@ -9,7 +9,7 @@ import { tradegraphPlugins } from '../../src/plugins/index.js';
 import { buildSchema } from '../../src/schema.js';
 import { pluginPartsWith } from '../support/plugin-parts.js';
 
-/** A rule that refuses any selection of `notAField`, and counts how often a document is validated. */
+/** A rule that refuses any field or alias named `deniedHere`, and counts how often a document is validated. */
 function countingRule(runs: { count: number }): Plugin<TradegraphContext> {
   const rule = (context: ValidationContext): ASTVisitor => {
     runs.count += 1;
