@@ -27,13 +27,11 @@ export function credentialDigest(accessToken: string): string {
   return hash('sha256', accessToken, 'hex');
 }
 
-/** What a request's Authorization header says, read once: its credentials, or their refusal. */
-interface Read {
-  credentials: Credentials | null;
-  refusal: UnauthenticatedError | null;
-  /** The digest, worked out on first use; null without a token. */
-  key?: string | null;
-}
+/**
+ * What a request's Authorization header says, read once: its credentials and their digest (worked
+ * out on first use; null without a token), or their refusal.
+ */
+type Read = { credentials: Credentials; key?: string | null } | { refusal: UnauthenticatedError; key: null };
 
 // One reading per HTTP request, shared by the context, the rate limit and the response cache.
 const reads = new WeakMap<Request, Read>();
@@ -42,10 +40,10 @@ function readOf(request: Request): Read {
   let read = reads.get(request);
   if (read === undefined) {
     try {
-      read = { credentials: parseCredentials(request.headers.get('authorization')), refusal: null };
+      read = { credentials: parseCredentials(request.headers.get('authorization')) };
     } catch (error) {
       if (!(error instanceof UnauthenticatedError)) throw error;
-      read = { credentials: null, refusal: error };
+      read = { refusal: error, key: null };
     }
     reads.set(request, read);
   }
@@ -54,9 +52,9 @@ function readOf(request: Request): Read {
 
 /** The request's credentials (parseCredentials of its Authorization header); throws its refusal. */
 export function credentialsOf(request: Request): Credentials {
-  const { credentials, refusal } = readOf(request);
-  if (refusal) throw refusal;
-  return credentials!;
+  const read = readOf(request);
+  if ('refusal' in read) throw read.refusal;
+  return read.credentials;
 }
 
 /**
@@ -66,7 +64,7 @@ export function credentialsOf(request: Request): Credentials {
 export function credentialKeyOf(request: Request): string | null {
   const read = readOf(request);
   if (read.key === undefined) {
-    const token = read.credentials?.accessToken ?? null;
+    const token = read.credentials.accessToken;
     read.key = token === null ? null : credentialDigest(token);
   }
   return read.key;

@@ -6,7 +6,7 @@ import { existsSync } from 'node:fs';
 /** Where Debian's package puts it, and where the PATH may. */
 const REDIS_SERVER_PATHS = ['/usr/bin/redis-server', '/usr/sbin/redis-server', '/usr/local/bin/redis-server'];
 
-export interface FindRedisServerOptions {
+interface FindRedisServerOptions {
   /** Told before apt-get runs. */
   onInstall?: () => void;
   /** Whether apt-get's own output is shown (its errors always are). */

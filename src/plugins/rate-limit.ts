@@ -81,23 +81,25 @@ export function useRateLimit({ max, windowMs, accepted, redis }: RateLimitOption
     key: string,
     points: number,
   ): Promise<{ limiter: RateLimiterAbstract; refusal: RateLimiterRes | null }> {
-    const spendFrom = async (limiter: RateLimiterAbstract) => {
-      try {
-        await limiter.consume(key, points);
-        return { limiter, refusal: null };
-      } catch (outcome) {
-        if (outcome instanceof Error) throw outcome;
-        return { limiter, refusal: outcome as RateLimiterRes };
-      }
-    };
     if (shared && redis?.up) {
       try {
-        return await spendFrom(shared);
+        return await spendFrom(shared, key, points);
       } catch (error) {
         redis.commandFailed(error);
       }
     }
-    return spendFrom(own);
+    return spendFrom(own, key, points);
+  }
+}
+
+/** Spends `points` of `key` from one limiter: its refusal, if it refused; an Error is a failure of the limiter itself. */
+async function spendFrom(limiter: RateLimiterAbstract, key: string, points: number): Promise<{ limiter: RateLimiterAbstract; refusal: RateLimiterRes | null }> {
+  try {
+    await limiter.consume(key, points);
+    return { limiter, refusal: null };
+  } catch (outcome) {
+    if (outcome instanceof Error) throw outcome;
+    return { limiter, refusal: outcome as RateLimiterRes };
   }
 }
 
