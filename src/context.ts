@@ -47,20 +47,36 @@ export function requestIdOf(request: Request): string {
   return id;
 }
 
-export function createLoaders(
-  { partner, listingFeeBatchMax }: Pick<ContextDependencies, 'partner' | 'listingFeeBatchMax'>,
-  credentials: Credentials,
-  /**
-   * The request's credential digest, null without a token: credentials.ts's credentialKeyOf, worked
-   * out once per request for the rate limit, the response cache and these calls alike.
-   */
-  credentialKey: () => string | null,
-  call: { signal?: AbortSignal; deadline?: OperationDeadline; requestId: string },
-): Loaders {
-  const { accessToken } = credentials;
-  let listingFee: ListingFeeLoader | undefined;
-  return {
-    inventoryPage: createInventoryPageLoader((page) => {
+/** What a request's partner calls carry besides their own arguments. */
+export interface RequestCall {
+  signal?: AbortSignal;
+  deadline?: OperationDeadline;
+  requestId: string;
+}
+
+/**
+ * A request's loaders. A class rather than an object literal: an accessor written in a literal (the
+ * lazy `listingFee`) makes V8 give each object a map of its own, which the shared map's transitions
+ * keep through every scavenge, and with it the getter's closure and the whole request it reaches,
+ * so every request was promoted to the old generation (docs/decisions/request-lifetimes.md). A
+ * prototype's accessor is one for all.
+ */
+class RequestLoaders implements Loaders {
+  readonly inventoryPage: InventoryPageLoader;
+  #listingFee: ListingFeeLoader | undefined;
+
+  constructor(
+    private readonly dependencies: Pick<ContextDependencies, 'partner' | 'listingFeeBatchMax'>,
+    accessToken: string | null,
+    /**
+     * The request's credential digest, null without a token: credentials.ts's credentialKeyOf,
+     * worked out once per request for the rate limit, the response cache and these calls alike.
+     */
+    private readonly credentialKey: () => string | null,
+    private readonly call: RequestCall,
+  ) {
+    const { partner } = dependencies;
+    this.inventoryPage = createInventoryPageLoader((page) => {
       // Without a token the partner can only refuse: say what to send, and send nothing.
       const credential = accessToken === null ? null : credentialKey();
       if (accessToken === null || credential === null) throw new UnauthenticatedError(MISSING_TOKEN);
@@ -76,20 +92,30 @@ export function createLoaders(
         deadline: call.deadline,
         requestId: call.requestId,
       });
-    }),
-    // Made on first use: most operations ask for no fee.
-    get listingFee() {
-      return (listingFee ??= createListingFeeLoader(
-        (items) =>
-          partner.calculateListingFees({
-            items,
-            credential: credentialKey(),
-            ...call,
-          }),
-        listingFeeBatchMax,
-      ));
-    },
-  };
+    });
+  }
+
+  /** Made on first use: most operations ask for no fee. */
+  get listingFee(): ListingFeeLoader {
+    return (this.#listingFee ??= createListingFeeLoader(
+      (items) =>
+        this.dependencies.partner.calculateListingFees({
+          items,
+          credential: this.credentialKey(),
+          ...this.call,
+        }),
+      this.dependencies.listingFeeBatchMax,
+    ));
+  }
+}
+
+export function createLoaders(
+  dependencies: Pick<ContextDependencies, 'partner' | 'listingFeeBatchMax'>,
+  credentials: Credentials,
+  credentialKey: () => string | null,
+  call: RequestCall,
+): Loaders {
+  return new RequestLoaders(dependencies, credentials.accessToken, credentialKey, call);
 }
 
 const MISSING_TOKEN =

@@ -1,0 +1,30 @@
+// What V8's young-generation collector (the scavenger) keeps: objects still referenced at two
+// scavenges in a row are promoted to the old generation, where only full collections free them.
+// Per-request objects must die young (docs/decisions/request-lifetimes.md); this measures whether
+// they do, by V8's own old-space figures, with collections asked for by type.
+import { getHeapSpaceStatistics, setFlagsFromString } from 'node:v8';
+import { runInNewContext } from 'node:vm';
+
+// `gc` is exposed to contexts made after the flag is set: a new one here, not the test's own.
+setFlagsFromString('--expose-gc');
+const gc = runInNewContext('gc') as (options?: { type: 'major' | 'minor' }) => void;
+
+const oldSpaceUsed = () => getHeapSpaceStatistics().find((space) => space.space_name === 'old_space')!.space_used_size;
+
+/** The bytes of each payload that `promotedShare` hands to `make`. */
+export const PAYLOAD_BYTES = 1024;
+
+/**
+ * The share (0 to 1, and above when more than the payloads is kept) of `count` payloads that reach
+ * the old generation when each is handed to `make` and everything it makes is then dropped. A
+ * payload only `make`'s result refers to dies in the next scavenge, and the share is about 0.
+ */
+export function promotedShare(make: (payload: number[]) => unknown, count = 2_000): number {
+  gc({ type: 'major' });
+  const before = oldSpaceUsed();
+  // A double array of 128 elements: PAYLOAD_BYTES of elements, one young object per call.
+  for (let i = 0; i < count; i++) make(new Array<number>(PAYLOAD_BYTES / 8).fill(i + 0.5));
+  gc({ type: 'minor' });
+  gc({ type: 'minor' });
+  return (oldSpaceUsed() - before) / (count * PAYLOAD_BYTES);
+}

@@ -1,0 +1,32 @@
+// A request's objects must die young: nothing that outlives a request may keep what it reached
+// through a scavenge (docs/decisions/request-lifetimes.md).
+import { describe, expect, it } from 'vitest';
+import { createLoaders } from '../../src/context.js';
+import type { PartnerApi } from '../../src/partner/index.js';
+import { promotedShare } from '../support/promotion.js';
+
+// Nothing here calls the partner: the loaders are made, and their lazy part made, never used.
+const partner = {} as PartnerApi;
+
+describe('per-request objects and the young generation', () => {
+  it('the measure sees a promotion: an accessor written in an object literal keeps what its closure reaches', () => {
+    const share = promotedShare((payload) => {
+      let made: number | undefined;
+      return { get first() { return (made ??= payload[0]); } };
+    });
+    expect(share).toBeGreaterThan(0.8);
+  });
+
+  it("a request's loaders, the lazy listing-fee loader made too, keep nothing of the request through a scavenge", () => {
+    const share = promotedShare((payload) => {
+      // The request's credential digest, as the context hands it over: a closure over the request.
+      const credentialKey = () => (payload.length > 0 ? 'digest' : null);
+      const loaders = createLoaders({ partner, listingFeeBatchMax: 50 }, { accessToken: 'token' }, credentialKey, {
+        requestId: 'request',
+        deadline: { at: 0, ms: 1_000 },
+      });
+      return loaders.listingFee;
+    });
+    expect(share).toBeLessThan(0.1);
+  });
+});
