@@ -1,8 +1,9 @@
 // Compiled execution: operations run as code that graphql-jit generates once per executed document
 // (Yoga's parse cache hands back the same DocumentNode for the same text), not field by field.
 // What graphql-jit would run differently from graphql-js stays on graphql-js: variable defaults,
-// and @defer/@stream, which graphql-jit would answer in one payload as if they were not there.
-import { GraphQLError, Kind, type DocumentNode, type ExecutionResult, type GraphQLSchema, type Source } from 'graphql';
+// and @defer/@stream, which graphql-jit would answer in one payload as if they were not there. So
+// do mutations: graphql-jit's serial execution keeps each run whole past its end (below).
+import { GraphQLError, Kind, getOperationAST, type DocumentNode, type ExecutionResult, type GraphQLSchema, type Source } from 'graphql';
 import { compileQuery, isCompiledQuery, type CompiledQuery } from 'graphql-jit';
 import type { Plugin } from 'graphql-yoga';
 import { usesIncrementalDelivery } from './defer-stream.js';
@@ -19,6 +20,16 @@ function declaresVariableDefault(document: DocumentNode): boolean {
       (definition.variableDefinitions ?? []).some((variable) => variable.defaultValue !== undefined),
   );
 }
+
+/**
+ * graphql-jit 0.8 runs a mutation's fields one after another by adding a queue and `resolve`
+ * functions to the run's execution context. Functions added to an object that way are kept with
+ * its shape, which outlives the run, and they reach the whole run (its context, variables, result):
+ * every mutation was promoted to the old generation whole (docs/decisions/compiled-execution.md).
+ * A mutation has few fields; graphql-js runs it at little more cost, and its garbage dies young.
+ */
+const isMutation = (document: DocumentNode, operationName: string | null | undefined): boolean =>
+  getOperationAST(document, operationName)?.operation === 'mutation';
 
 /** The execute function of Yoga's engine (graphql-js's `execute`, as envelop wraps it). */
 type ExecuteFn = Parameters<Parameters<NonNullable<Plugin['onExecute']>>[0]['setExecuteFn']>[0];
@@ -41,7 +52,7 @@ export function useCompiledExecution<TContext extends object>(
     let compiled = byName.get(name);
     if (compiled === undefined) {
       compiled = null;
-      if (!declaresVariableDefault(document) && !usesIncrementalDelivery(document)) {
+      if (!declaresVariableDefault(document) && !usesIncrementalDelivery(document) && !isMutation(document, operationName)) {
         const result = compileQuery(schema, document, operationName ?? undefined);
         if (isCompiledQuery(result)) compiled = result;
         else options.onCompileFailure?.(operationName ?? null, result.errors ?? []);

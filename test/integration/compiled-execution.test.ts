@@ -125,4 +125,22 @@ describe('compiled execution', () => {
     expect(jit.compiled).not.toContain('WithDefault');
     expect(jit.ran).not.toContain('WithDefault');
   });
+
+  it('leaves mutations to graphql-js while queries still run compiled', async () => {
+    const mutation = `mutation Fees($input: CalculateListingFeeInput!) {
+      calculateListingFee(input: $input) { fees { fee freeFeePrice } }
+    }`;
+    const response = await kit().post(
+      { query: mutation, variables: { input: { items: [{ price: 12_000 }, { price: 500 }] } } },
+      { token: DEMO_ACCESS_TOKEN },
+    );
+    const result = (await response.json()) as GraphQLResponse<{ calculateListingFee: { fees: { fee: number }[] } }>;
+    expectNoGraphQLErrors(result);
+    expect(result.data.calculateListingFee.fees).toHaveLength(2);
+    expect(jit.compiled).not.toContain('Fees');
+    expect(jit.ran).not.toContain('Fees');
+
+    expectNoGraphQLErrors(await (await kit().post({ query: PAGE, variables })).json());
+    expect(jit.ran).toContain('Page');
+  });
 });

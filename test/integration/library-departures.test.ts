@@ -14,6 +14,7 @@ import { createSchema, createYoga } from 'graphql-yoga';
 import { afterEach, describe, expect, it } from 'vitest';
 import { acceptsIncrementalDelivery } from '../../src/plugins/defer-stream.js';
 import { createInProcessStore, type CachedResult } from '../../src/plugins/response-cache-store.js';
+import { promotedShare } from '../support/promotion.js';
 
 // V8's own answer to whether an object keeps fast (shape-indexed) properties or has become a
 // dictionary; the flag takes effect for functions compiled after it is set.
@@ -129,6 +130,26 @@ describe('graphql-jit 0.8, where it still differs from graphql-js (the workaroun
     const result = (await compiled.query({ list: () => { throw new Error('boom'); } }, {}, {})) as { errors?: GraphQLError[] };
     expect(result.errors?.[0]?.locations).toEqual([{ line: 1, column: 3 }]);
     expect(result.errors?.[0]?.nodes).toBeUndefined();
+  });
+
+  it("keeps a mutation's run through the scavenges after it, context and all (compiled-execution.ts runs mutations on graphql-js)", () => {
+    const echo = (_root: unknown, { text }: { text: string }) => text;
+    const withMutation = createSchema({
+      typeDefs: 'type Query { echo(text: String!): String } type Mutation { echo(text: String!): String }',
+      resolvers: { Query: { echo }, Mutation: { echo } },
+    });
+    const compiledOf = (text: string) => {
+      const compiled = compileQuery(withMutation, parse(text));
+      if (!isCompiledQuery(compiled)) throw new Error('graphql-jit did not compile');
+      return compiled;
+    };
+    const mutation = compiledOf('mutation { echo(text: "x") }');
+    const query = compiledOf('query { echo(text: "x") }');
+    // The payload is only in the run's context, which the resolver never reads.
+    const run = (compiled: typeof query) => (payload: number[]) => compiled.query(undefined, { payload }, {});
+    expect(run(mutation)([1])).toEqual({ data: { echo: 'x' } });
+    expect(promotedShare(run(query))).toBeLessThan(0.1);
+    expect(promotedShare(run(mutation))).toBeGreaterThan(0.8);
   });
 });
 
