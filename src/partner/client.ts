@@ -170,8 +170,8 @@ export class PartnerClient {
         throw errorFromRequestFailure(call.operation, error, abort, this.limits(call));
       }
       httpStatus = response.status;
-      if (response.text === null) throw errorFromStatus(call.operation, response.status, response.headers);
-      return parseBody(call.operation, response.text, () => [...(call.secrets ?? []), ...(this.options.secrets ?? [])]);
+      if (response.status !== 200) throw errorFromStatus(call.operation, response.status, response.headers);
+      return parseBody(call.operation, response.json, () => [...(call.secrets ?? []), ...(this.options.secrets ?? [])]);
     };
     try {
       // Waiting for a connection is the facade's own saturation: outside the breaker, never counted,

@@ -1,6 +1,6 @@
 // The client's `willSendRequest` and `fetch` hooks (after Apollo's RESTDataSource): the URL with
 // every path segment percent-encoded, the headers, one attempt over the pool, and the body read
-// up to the call's own size cap.
+// as JSON up to the call's own size cap.
 import type { Dispatcher, Pool } from 'undici';
 import { UpstreamBadResponseError } from '../errors.js';
 
@@ -32,11 +32,14 @@ export interface Attempt {
 export interface AttemptResponse {
   status: number;
   headers: Dispatcher.ResponseData['headers'];
-  /** The body as text; null for a status other than 200, whose body is discarded. */
-  text: string | null;
+  /** The body, parsed as JSON; undefined for a status other than 200, whose body is discarded. */
+  json?: unknown;
 }
 
-/** Sends one attempt; throws what undici throws, or UPSTREAM_BAD_RESPONSE for a body over its cap. */
+/**
+ * Sends one attempt; throws what undici throws, or UPSTREAM_BAD_RESPONSE for a body over its cap
+ * or one that is not JSON.
+ */
 export async function sendAttempt(pool: Pool, attempt: Attempt): Promise<AttemptResponse> {
   const response = await pool.request({
     method: attempt.method,
@@ -48,36 +51,45 @@ export async function sendAttempt(pool: Pool, attempt: Attempt): Promise<Attempt
   const { statusCode, headers } = response;
   if (statusCode !== 200) {
     await response.body.dump().catch(() => undefined);
-    return { status: statusCode, headers, text: null };
+    return { status: statusCode, headers };
   }
-  return { status: statusCode, headers, text: await readCapped(response, attempt) };
+  return { status: statusCode, headers, json: await readCapped(response, attempt) };
 }
 
 /**
- * Reads the body while it stays under the call's cap: a page of `count` items has a size it can
- * reach, and anything larger is refused before it is held, declared (content-length) or streamed.
+ * Reads the body while it stays under the call's cap, and parses it: a page of `count` items has a
+ * size it can reach, and anything larger is refused before it is held, declared (content-length)
+ * or streamed. The text is parsed as soon as its last byte is in, in the same turn of the event
+ * loop: under load many answers arrive in one turn, and a text left waiting for its parse outlives
+ * the young generation (docs/decisions/request-lifetimes.md).
  */
-async function readCapped(response: Dispatcher.ResponseData, attempt: Attempt): Promise<string> {
-  const tooLarge = () =>
-    new UpstreamBadResponseError(attempt.operation, `the body exceeds ${attempt.maxResponseBytes} bytes`);
+async function readCapped(response: Dispatcher.ResponseData, attempt: Attempt): Promise<unknown> {
+  const bad = (reason: string) => new UpstreamBadResponseError(attempt.operation, reason);
+  const tooLarge = () => bad(`the body exceeds ${attempt.maxResponseBytes} bytes`);
   const declared = Number(response.headers['content-length']);
   if (Number.isFinite(declared) && declared > attempt.maxResponseBytes) {
     // undici reports a destroyed, unread body as an 'error' event: nobody waits for it here.
     response.body.on('error', () => undefined).destroy();
     throw tooLarge();
   }
-  // A declared length frames the body (undici refuses a body longer than it), so the cap is
-  // already checked: undici's own reader is cheaper than iterating the stream here.
-  if (Number.isFinite(declared)) return response.body.text();
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of response.body as AsyncIterable<Buffer>) {
-    size += chunk.length;
-    // Leaving the loop destroys the body (the iterator's return).
-    if (size > attempt.maxResponseBytes) throw tooLarge();
-    chunks.push(chunk);
+  try {
+    // A declared length frames the body (undici refuses a body longer than it), so the cap is
+    // already checked: undici's own reader parses the text as its last chunk comes in.
+    if (Number.isFinite(declared)) return await response.body.json();
+    const chunks: Buffer[] = [];
+    let size = 0;
+    for await (const chunk of response.body as AsyncIterable<Buffer>) {
+      size += chunk.length;
+      // Leaving the loop destroys the body (the iterator's return).
+      if (size > attempt.maxResponseBytes) throw tooLarge();
+      chunks.push(chunk);
+    }
+    return JSON.parse(Buffer.concat(chunks, size).toString('utf8'));
+  } catch (error) {
+    // Only the parse: a body cut off on its way is a failure of the connection, retried as such.
+    if (error instanceof SyntaxError) throw bad('the body is not JSON');
+    throw error;
   }
-  return Buffer.concat(chunks, size).toString('utf8');
 }
 
 /**

@@ -87,6 +87,28 @@ describe('partner client', () => {
     expect(error.message).toContain(`exceeds ${CAP} bytes`);
   });
 
+  it('refuses a body that is not JSON as UPSTREAM_BAD_RESPONSE, declared or streamed', async () => {
+    const text = envelope({ list: 'x' }).slice(0, -2);
+    for (const send of [(res: ServerResponse) => res.end(text), (res: ServerResponse) => (res.write(text.slice(0, 10)), res.end(text.slice(10)))]) {
+      answer = send;
+      const error = await failure(get());
+      expect(error.code).toBe(ErrorCode.UPSTREAM_BAD_RESPONSE);
+      expect(error.message).toContain('not JSON');
+    }
+  });
+
+  it('takes a body cut off before its declared length for a failed connection, not for a body that is not JSON', async () => {
+    answer = (res) => {
+      const text = envelope({ list: 'x'.repeat(100) });
+      res.setHeader('content-length', Buffer.byteLength(text) + 50);
+      res.write(text.slice(0, 40));
+      setTimeout(() => res.socket?.destroy(), 20);
+    };
+    const error = await failure(get());
+    expect(error.code).toBe(ErrorCode.UPSTREAM_UNAVAILABLE);
+    expect(error.message).not.toContain('not JSON');
+  });
+
   it('reports a call whose client went away as cancelled, not as an outage', async () => {
     answer = (res) => setTimeout(() => res.end(envelope({ late: true })), 300);
     const leaving = new AbortController();
