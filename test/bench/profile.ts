@@ -9,8 +9,8 @@
 // process's `process.hrtime` read the same monotonic clock (Linux). The facade first answers the
 // hundred-fee operations, as in the bench (a facade that has served large operations stays in
 // another state). The partner body's `JSON.parse` has no frame of its own in a sampling profile: it
-// counts as the self time of its caller (the facade's `parseBody`, undici's `consumeEnd` in the
-// floor and the baseline). V8's `--trace-gc-nvp` lines of the counted requests give what each
+// counts as the self time of its caller (undici's `consumeEnd` in every target, or the facade's
+// `readCapped` for a body streamed without a length). V8's `--trace-gc-nvp` lines of the counted requests give what each
 // target allocates and what survives a scavenge and is promoted to the old generation, per request:
 // promoted objects are what the collector's helper threads mark and sweep later, off the main
 // thread. A tool for finding costs, not a benchmark; it asserts nothing.
