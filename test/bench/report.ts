@@ -9,14 +9,16 @@ import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { FLOOR_TARGET, PEER_TARGET } from './scenarios.js';
 
-interface Figures {
+/** One target's medians, or the ratios of two targets' figures. */
+export interface Figures {
   rps: number;
   p50: number;
   p99: number;
   cpuMsPerRequest: number;
   peakRssMiB?: number;
 }
-interface Calls {
+/** Partner calls per operation. */
+export interface Calls {
   readInventory: number;
   calculateListingFee: number;
 }

@@ -29,6 +29,7 @@ import {
 } from './scenarios.js';
 import { drive, type RoundResult } from './drive.js';
 import { drivePaced } from './paced.js';
+import type { Calls, Figures } from './report.js';
 import { median, ratio, round, slope } from './stats.js';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
@@ -99,9 +100,7 @@ async function post(url: string, request: BenchRequest): Promise<{ status: numbe
   return { status: response.status, body: await response.json() };
 }
 
-interface UpstreamCount {
-  readInventory: number;
-  calculateListingFee: number;
+interface UpstreamCount extends Calls {
   feeBatchSizes: number[];
 }
 
@@ -498,24 +497,14 @@ async function soak(simulatorUrl: string, facade: Target, scenario: Scenario) {
   return summary;
 }
 
-interface Ratios {
-  rps: number;
-  p50: number;
-  p99: number;
-  cpuMsPerRequest: number;
-}
-
 function printScenario(
   entry: {
     id: string;
     title: string;
-    medians: Record<
-      string,
-      { rps: number; p50: number; p99: number; cpuMsPerRequest: number; simulatorCpuMsPerRequest: number; peakRssMiB: number }
-    >;
-    ratioFacadeToBaseline: Ratios;
-    ratioFacadeToCompared: Record<string, Ratios>;
-    ratioFloorToBaseline?: Ratios;
+    medians: Record<string, Figures & { simulatorCpuMsPerRequest: number; peakRssMiB: number }>;
+    ratioFacadeToBaseline: Figures;
+    ratioFacadeToCompared: Record<string, Figures>;
+    ratioFloorToBaseline?: Figures;
     upstreamCallsPerOperation: Record<string, UpstreamCount> | undefined;
     facadePeakRssMiB: number;
   },
