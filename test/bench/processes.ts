@@ -67,6 +67,37 @@ export async function startNode(options: {
   throw new Error(`${options.name} did not start (exit code ${child.exitCode}):\n${stderr.join('')}`);
 }
 
+/** What a comparison target's process may be given besides its partner: Node flags, a listener on its output. */
+type TargetOptions = Pick<Parameters<typeof startNode>[0], 'execArgv' | 'onStdout'>;
+
+/** The hand-written baseline (baseline.ts) on a free port, calling the partner at `partnerUrl` with `appKey`. */
+export async function startBaseline(cwd: string, partnerUrl: string, appKey: string, options: TargetOptions = {}): Promise<Child> {
+  const port = await freePort();
+  return startNode({
+    ...options,
+    name: 'baseline',
+    cwd,
+    script: 'test/bench/baseline.ts',
+    port,
+    env: { BASELINE_PORT: String(port), PARTNER_API_URL: partnerUrl, PARTNER_APP_KEY: appKey },
+    readyPath: '/health',
+  });
+}
+
+/** The Yoga floor (yoga-floor.ts) on a free port, named `name`, calling the partner at `partnerUrl`. */
+export async function startFloor(cwd: string, name: string, partnerUrl: string, options: TargetOptions = {}): Promise<Child> {
+  const port = await freePort();
+  return startNode({
+    ...options,
+    name,
+    cwd,
+    script: 'test/bench/yoga-floor.ts',
+    port,
+    env: { NODE_ENV: 'production', FLOOR_PORT: String(port), PARTNER_API_URL: partnerUrl },
+    readyPath: '/health',
+  });
+}
+
 /** The partner simulator as a process of its own, on a free port, answering after `latencyMs`. */
 export async function startSimulatorProcess(cwd: string, latencyMs = 0): Promise<Child> {
   const port = await freePort();

@@ -23,7 +23,7 @@ import { parseArgs } from 'node:util';
 import { DEMO_APP_KEY } from '../../src/simulator/data.js';
 import { productionCommand } from '../support/production-command.js';
 import { drive } from './drive.js';
-import { freePort, killAllNow, runTool, startNode, startSimulatorProcess, stopAll, type Child } from './processes.js';
+import { freePort, killAllNow, runTool, startBaseline, startFloor, startNode, startSimulatorProcess, stopAll, type Child } from './processes.js';
 import { benchFacadeEnv, buildScenarios, FLOOR_SCENARIOS, FLOOR_TARGET, hundredFeesRequest, nodeFlagsOf, trustedDocumentsManifest, type ScenarioId } from './scenarios.js';
 import { round } from './stats.js';
 
@@ -196,36 +196,16 @@ async function main(): Promise<void> {
     }),
   });
   if (FLOOR_SCENARIOS.has(scenario.id as ScenarioId)) {
-    const port = await freePort();
     targets.push({
       name: FLOOR_TARGET,
       facade: false,
-      child: await startNode({
-        name: FLOOR_TARGET,
-        cwd: ROOT,
-        script: 'test/bench/yoga-floor.ts',
-        port,
-        env: { NODE_ENV: 'production', FLOOR_PORT: String(port), PARTNER_API_URL: simulator.url },
-        readyPath: '/health',
-        execArgv: profiled(FLOOR_TARGET),
-        onStdout: hearGc(FLOOR_TARGET),
-      }),
+      child: await startFloor(ROOT, FLOOR_TARGET, simulator.url, { execArgv: profiled(FLOOR_TARGET), onStdout: hearGc(FLOOR_TARGET) }),
     });
   }
-  const baselinePort = await freePort();
   targets.push({
     name: 'baseline',
     facade: false,
-    child: await startNode({
-      name: 'baseline',
-      cwd: ROOT,
-      script: 'test/bench/baseline.ts',
-      port: baselinePort,
-      env: { BASELINE_PORT: String(baselinePort), PARTNER_API_URL: simulator.url, PARTNER_APP_KEY: DEMO_APP_KEY },
-      readyPath: '/health',
-      execArgv: profiled('baseline'),
-      onStdout: hearGc('baseline'),
-    }),
+    child: await startBaseline(ROOT, simulator.url, DEMO_APP_KEY, { execArgv: profiled('baseline'), onStdout: hearGc('baseline') }),
   });
 
   const windows = new Map<string, { fromUs: number; toUs: number; pid: number }>();

@@ -11,7 +11,7 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { isDeepStrictEqual, parseArgs } from 'node:util';
 import { DEMO_APP_KEY } from '../../src/simulator/data.js';
-import { cpuMsOf, freePort, killAllNow, memoryOf, sampleRss, startNode, startSimulatorProcess, stopAll, type Child } from './processes.js';
+import { cpuMsOf, freePort, killAllNow, memoryOf, sampleRss, startBaseline, startFloor, startNode, startSimulatorProcess, stopAll, type Child } from './processes.js';
 import { productionCommand, type ProductionCommand } from '../support/production-command.js';
 import {
   benchFacadeEnv,
@@ -233,19 +233,11 @@ async function main(): Promise<void> {
       ? await startFacade('facade', ROOT, undefined, ownEnv)
       : null;
   const facadeOf = (scenario: Scenario) => (scenario.facadeEnv ? ownEnvFacade! : facade);
-  const baselinePort = await freePort();
   const baseline: Target = {
     name: 'baseline',
     kind: 'baseline',
     nodeArgs: [],
-    child: await startNode({
-      name: 'baseline',
-      cwd: ROOT,
-      script: 'test/bench/baseline.ts',
-      port: baselinePort,
-      env: { BASELINE_PORT: String(baselinePort), PARTNER_API_URL: simulator.url, PARTNER_APP_KEY: DEMO_APP_KEY },
-      readyPath: '/health',
-    }),
+    child: await startBaseline(ROOT, simulator.url, DEMO_APP_KEY),
   };
   const compared: Target[] = [];
   for (const ref of args.compare) {
@@ -269,20 +261,7 @@ async function main(): Promise<void> {
     compared.push(await startFacade(`facade[node ${version}]`, ROOT, undefined, {}, { nodeBinary }));
   }
   if (args.floor) {
-    const port = await freePort();
-    compared.push({
-      name: FLOOR_TARGET,
-      kind: 'floor',
-      nodeArgs: [],
-      child: await startNode({
-        name: FLOOR_TARGET,
-        cwd: ROOT,
-        script: 'test/bench/yoga-floor.ts',
-        port,
-        env: { NODE_ENV: 'production', FLOOR_PORT: String(port), PARTNER_API_URL: simulator.url },
-        readyPath: '/health',
-      }),
-    });
+    compared.push({ name: FLOOR_TARGET, kind: 'floor', nodeArgs: [], child: await startFloor(ROOT, FLOOR_TARGET, simulator.url) });
   }
   if (args.peer) {
     const port = await freePort();
