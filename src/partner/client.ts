@@ -1,6 +1,6 @@
 // The one HTTP client of the partner API, one instance per upstream base. A call runs through
 // small hooks, after Apollo's RESTDataSource: send (send.ts: URL, headers, one attempt, the body
-// under its cap), parse the body (parse-body.ts: JSON and the envelope) and the error from the
+// read as JSON under its cap), parse the body (parse-body.ts: the envelope) and the error from the
 // response (error-from-response.ts). Around them: a bounded wait for one of the facade's own
 // connections, retries of idempotent calls, and a circuit breaker fed one outcome per call
 // (breaker.ts). Observers (metrics, logs, tracing) hear of each call; none is imported here.

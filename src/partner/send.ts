@@ -64,13 +64,11 @@ export async function sendAttempt(pool: Pool, attempt: Attempt): Promise<Attempt
  * the young generation (docs/decisions/request-lifetimes.md).
  */
 async function readCapped(response: Dispatcher.ResponseData, attempt: Attempt): Promise<unknown> {
-  const bad = (reason: string) => new UpstreamBadResponseError(attempt.operation, reason);
-  const tooLarge = () => bad(`the body exceeds ${attempt.maxResponseBytes} bytes`);
   const declared = Number(response.headers['content-length']);
   if (Number.isFinite(declared) && declared > attempt.maxResponseBytes) {
     // undici reports a destroyed, unread body as an 'error' event: nobody waits for it here.
     response.body.on('error', () => undefined).destroy();
-    throw tooLarge();
+    throw tooLarge(attempt);
   }
   try {
     // A declared length frames the body (undici refuses a body longer than it), so the cap is
@@ -81,16 +79,19 @@ async function readCapped(response: Dispatcher.ResponseData, attempt: Attempt): 
     for await (const chunk of response.body as AsyncIterable<Buffer>) {
       size += chunk.length;
       // Leaving the loop destroys the body (the iterator's return).
-      if (size > attempt.maxResponseBytes) throw tooLarge();
+      if (size > attempt.maxResponseBytes) throw tooLarge(attempt);
       chunks.push(chunk);
     }
     return JSON.parse(Buffer.concat(chunks, size).toString('utf8'));
   } catch (error) {
     // Only the parse: a body cut off on its way is a failure of the connection, retried as such.
-    if (error instanceof SyntaxError) throw bad('the body is not JSON');
+    if (error instanceof SyntaxError) throw new UpstreamBadResponseError(attempt.operation, 'the body is not JSON');
     throw error;
   }
 }
+
+const tooLarge = (attempt: Attempt) =>
+  new UpstreamBadResponseError(attempt.operation, `the body exceeds ${attempt.maxResponseBytes} bytes`);
 
 /**
  * One call's abort signal: it fires when the call's timeout passes, when the operation's deadline

@@ -10,10 +10,10 @@
 // hundred-fee operations, as in the bench (a facade that has served large operations stays in
 // another state). The partner body's `JSON.parse` has no frame of its own in a sampling profile: it
 // counts as the self time of its caller (undici's `consumeEnd` in every target, or the facade's
-// `readCapped` for a body streamed without a length). V8's `--trace-gc-nvp` lines of the counted requests give what each
-// target allocates and what survives a scavenge and is promoted to the old generation, per request:
-// promoted objects are what the collector's helper threads mark and sweep later, off the main
-// thread. A tool for finding costs, not a benchmark; it asserts nothing.
+// `readCapped` for a body streamed without a length). V8's `--trace-gc-nvp` lines of the counted
+// requests give what each target allocates and what survives a scavenge and is promoted to the old
+// generation, per request: promoted objects are what the collector's helper threads mark and sweep
+// later, off the main thread. A tool for finding costs, not a benchmark; it asserts nothing.
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -189,7 +189,6 @@ async function main(): Promise<void> {
       port: facadePort,
       // (f)'s facade is one of its own, with the response cache on.
       env: benchFacadeEnv(facadePort, simulator.url, manifestPath, scenario.facadeEnv),
-
       readyPath: '/health',
       execArgv: [...facadeNodeArgs, ...profiled('facade')],
       onStdout: hearGc('facade'),

@@ -89,7 +89,12 @@ describe('partner client', () => {
 
   it('refuses a body that is not JSON as UPSTREAM_BAD_RESPONSE, declared or streamed', async () => {
     const text = envelope({ list: 'x' }).slice(0, -2);
-    for (const send of [(res: ServerResponse) => res.end(text), (res: ServerResponse) => (res.write(text.slice(0, 10)), res.end(text.slice(10)))]) {
+    const declared = (res: ServerResponse) => res.end(text);
+    const streamed = (res: ServerResponse) => {
+      res.write(text.slice(0, 10));
+      res.end(text.slice(10));
+    };
+    for (const send of [declared, streamed]) {
       answer = send;
       const error = await failure(get());
       expect(error.code).toBe(ErrorCode.UPSTREAM_BAD_RESPONSE);
