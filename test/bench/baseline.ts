@@ -6,11 +6,9 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import { createPartnerCaller, listenUntilStopped, UpstreamFailure, type Json } from './bench-server.js';
 import { ASSET_INFO_FIELDS, CARD_FIELDS, FEE_FIELDS, ITEM_FIELDS, ITEM_INFO_FIELDS, MUTATION_FEE_FIELDS } from './scenarios.js';
 
-const appKey = process.env.PARTNER_APP_KEY ?? '';
 const port = Number(process.env.BASELINE_PORT ?? 4020);
-const feeBatchMax = 50;
-const partner = createPartnerCaller(process.env.PARTNER_API_URL ?? 'http://127.0.0.1:4010');
-const { callPartner, readInventoryPage } = partner;
+const partner = createPartnerCaller(process.env.PARTNER_API_URL ?? 'http://127.0.0.1:4010', process.env.PARTNER_APP_KEY ?? '');
+const { readInventoryPage, calculateListingFees: fees } = partner;
 
 const iso = (seconds: unknown) => (typeof seconds === 'number' ? new Date(seconds * 1000).toISOString() : null);
 const itemId = (platformId: string, appId: number, assetId: string) =>
@@ -50,20 +48,6 @@ function toItem(item: Json, fields: readonly string[], platformId: string, appId
     }
   }
   return out;
-}
-
-/** Fees for the entries, in chunks of at most feeBatchMax, matched by position. */
-async function fees(entries: Json[]): Promise<Json[]> {
-  const chunks: Json[][] = [];
-  for (let start = 0; start < entries.length; start += feeBatchMax) chunks.push(entries.slice(start, start + feeBatchMax));
-  const answers = await Promise.all(
-    chunks.map(async (chunk) => {
-      const data = await callPartner('POST', '/merchant/sale/v1/calculate', JSON.stringify({ dataList: chunk }), { 'app-key': appKey });
-      if (!Array.isArray(data) || data.length !== chunk.length) throw new UpstreamFailure('fee count mismatch');
-      return data as Json[];
-    }),
-  );
-  return answers.flat();
 }
 
 function tokenOf(req: IncomingMessage): string {

@@ -1,8 +1,9 @@
 // What the bench's hand-written servers (the baseline and the Yoga floor) share: their partner
-// call, with the facade's PartnerClient pool settings and per-call timeout and none of the facade's
+// calls, with the facade's PartnerClient pool settings and per-call timeout and none of the facade's
 // retries, breaker, metrics or shape checks; and how they listen and stop.
 import type { Server } from 'node:http';
 import { Pool } from 'undici';
+import { LISTING_FEE_BATCH_MAX } from './scenarios.js';
 
 export type Json = Record<string, unknown>;
 
@@ -11,7 +12,8 @@ export class UpstreamFailure extends Error {}
 // The facade's default per-call timeout; instructions.sh raises it, as it does the facade's, for valgrind's pace.
 const TIMEOUT_MS = Number(process.env.UPSTREAM_TIMEOUT_MS ?? 5_000);
 
-export function createPartnerCaller(upstreamUrl: string) {
+/** The partner's calls at `upstreamUrl`; `appKey` is the merchant's key, which the listing-fee call sends. */
+export function createPartnerCaller(upstreamUrl: string, appKey = '') {
   const upstream = new URL(upstreamUrl);
   // The facade's PartnerClient pool settings, so that only what sits above the client differs.
   const pool = new Pool(upstream.origin, { connections: 64, keepAliveTimeout: 30_000, connect: { timeout: TIMEOUT_MS } });
@@ -41,7 +43,21 @@ export function createPartnerCaller(upstreamUrl: string) {
     return (await callPartner('GET', `/api/user/v2/${encodeURIComponent(platformId)}/${appId}?${query}`)) as Json;
   }
 
-  return { callPartner, readInventoryPage, close: () => pool.close() };
+  /** Fees for the entries, in calls of at most the facade's batch size, matched by position. */
+  async function calculateListingFees(entries: Json[]): Promise<Json[]> {
+    const chunks: Json[][] = [];
+    for (let start = 0; start < entries.length; start += LISTING_FEE_BATCH_MAX) chunks.push(entries.slice(start, start + LISTING_FEE_BATCH_MAX));
+    const answers = await Promise.all(
+      chunks.map(async (chunk) => {
+        const data = await callPartner('POST', '/merchant/sale/v1/calculate', JSON.stringify({ dataList: chunk }), { 'app-key': appKey });
+        if (!Array.isArray(data) || data.length !== chunk.length) throw new UpstreamFailure('fee count mismatch');
+        return data as Json[];
+      }),
+    );
+    return answers.flat();
+  }
+
+  return { callPartner, readInventoryPage, calculateListingFees, close: () => pool.close() };
 }
 
 /** Listens on 127.0.0.1:port; on SIGTERM or SIGINT closes the server and the pool, then exits. */

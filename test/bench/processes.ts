@@ -84,8 +84,8 @@ export async function startBaseline(cwd: string, partnerUrl: string, appKey: str
   });
 }
 
-/** The Yoga floor (yoga-floor.ts) on a free port, named `name`, calling the partner at `partnerUrl`. */
-export async function startFloor(cwd: string, name: string, partnerUrl: string, options: TargetOptions = {}): Promise<Child> {
+/** The Yoga floor (yoga-floor.ts) on a free port, named `name`, calling the partner at `partnerUrl` with the merchant's `appKey`. */
+export async function startFloor(cwd: string, name: string, partnerUrl: string, appKey: string, options: TargetOptions = {}): Promise<Child> {
   const port = await freePort();
   return startNode({
     ...options,
@@ -93,7 +93,7 @@ export async function startFloor(cwd: string, name: string, partnerUrl: string, 
     cwd,
     script: 'test/bench/yoga-floor.ts',
     port,
-    env: { NODE_ENV: 'production', FLOOR_PORT: String(port), PARTNER_API_URL: partnerUrl },
+    env: { NODE_ENV: 'production', FLOOR_PORT: String(port), PARTNER_API_URL: partnerUrl, PARTNER_APP_KEY: appKey },
     readyPath: '/health',
   });
 }

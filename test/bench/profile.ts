@@ -198,7 +198,7 @@ async function main(): Promise<void> {
     targets.push({
       name: FLOOR_TARGET,
       facade: false,
-      child: await startFloor(ROOT, FLOOR_TARGET, simulator.url, { execArgv: profiled(FLOOR_TARGET), onStdout: hearGc(FLOOR_TARGET) }),
+      child: await startFloor(ROOT, FLOOR_TARGET, simulator.url, DEMO_APP_KEY, { execArgv: profiled(FLOOR_TARGET), onStdout: hearGc(FLOOR_TARGET) }),
     });
   }
   targets.push({

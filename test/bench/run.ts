@@ -261,7 +261,7 @@ async function main(): Promise<void> {
     compared.push(await startFacade(`facade[node ${version}]`, ROOT, undefined, {}, { nodeBinary }));
   }
   if (args.floor) {
-    compared.push({ name: FLOOR_TARGET, kind: 'floor', nodeArgs: [], child: await startFloor(ROOT, FLOOR_TARGET, simulator.url) });
+    compared.push({ name: FLOOR_TARGET, kind: 'floor', nodeArgs: [], child: await startFloor(ROOT, FLOOR_TARGET, simulator.url, DEMO_APP_KEY) });
   }
   if (args.peer) {
     const port = await freePort();

@@ -81,9 +81,9 @@ export interface BenchRequest {
 
 export type ScenarioId = 'a' | 'a32' | 'ad' | 'b' | 'c' | 'd' | 'e' | 'f' | 'g' | 'i';
 
-/** The Yoga floor's target name (test/bench/yoga-floor.ts), and the scenarios it answers: pages without listing fees. */
+/** The Yoga floor's target name (test/bench/yoga-floor.ts), and the scenarios it answers: pages without listing fees, and the fee mutation. */
 export const FLOOR_TARGET = 'yoga-floor';
-export const FLOOR_SCENARIOS: ReadonlySet<ScenarioId> = new Set(['a', 'a32', 'c', 'e', 'g', 'i']);
+export const FLOOR_SCENARIOS: ReadonlySet<ScenarioId> = new Set(['a', 'a32', 'c', 'd', 'e', 'g', 'i']);
 /** The peer (test/bench/apollo-peer.ts) answers (a)'s query, at both connection counts. */
 export const PEER_TARGET = 'apollo-peer';
 export const PEER_SCENARIOS: ReadonlySet<ScenarioId> = new Set(['a', 'a32']);

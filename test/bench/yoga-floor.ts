@@ -3,7 +3,8 @@
 // served by Yoga's node adapter, and resolvers that make the baseline's one upstream call and
 // copy its fields (with the service's own item field resolvers), and nothing else: no DataLoaders,
 // envelop plugins, limits, metrics, logging, retries or checks of the page's shape. It answers the
-// pages without listing fees (scenarios a, c, e, g).
+// pages without listing fees (scenarios a, c, e, g, i) and the fee mutation (d), whose one
+// resolver makes the baseline's fee call.
 // The facade's cost over this floor is what the service itself adds; this floor's cost over the
 // baseline is what Yoga and GraphQL execution cost before any of it.
 import { createServer } from 'node:http';
@@ -25,7 +26,7 @@ interface Context {
 }
 
 const port = Number(process.env.FLOOR_PORT ?? 4030);
-const partner = createPartnerCaller(process.env.PARTNER_API_URL ?? 'http://127.0.0.1:4010');
+const partner = createPartnerCaller(process.env.PARTNER_API_URL ?? 'http://127.0.0.1:4010', process.env.PARTNER_APP_KEY ?? '');
 
 /**
  * The one upstream page of this request for an inventory. `items(first:)` asks for its page;
@@ -52,6 +53,11 @@ const schema = buildSubgraphSchema([{
     JSON: JSONScalar,
     Query: {
       inventory: (_parent: unknown, args: InventoryRef): InventoryRef => ({ platformId: args.platformId, appId: args.appId }),
+    },
+    Mutation: {
+      calculateListingFee: async (_parent: unknown, { input }: { input: { items: Json[] } }) => ({
+        fees: await partner.calculateListingFees(input.items.map((item) => ({ price: item.price, styleToken: item.styleToken, token: item.token }))),
+      }),
     },
     Inventory: {
       totalCount: async (ref: InventoryRef, _args: unknown, context: Context) => {
