@@ -49,6 +49,15 @@ export default tseslint.config(
     files: ['src/**/*.ts'],
     rules: {
       'max-lines-per-function': ['error', { max: 100, skipBlankLines: true, skipComments: true }],
+      // V8 makes such a function in the old generation, where what it captures outlives the
+      // request that made it (docs/decisions/request-lifetimes.md; test/unit/request-lifetimes.test.ts).
+      'no-restricted-syntax': [
+        'error',
+        {
+          selector: "AssignmentExpression[left.type='MemberExpression'][right.type=/^(ArrowFunctionExpression|FunctionExpression)$/]",
+          message: 'V8 makes a function literal assigned to a property in the old generation, keeping all it captures until a full collection: bind it to a const first.',
+        },
+      ],
     },
   },
   {
