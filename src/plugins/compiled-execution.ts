@@ -2,8 +2,19 @@
 // (Yoga's parse cache hands back the same DocumentNode for the same text), not field by field.
 // What graphql-jit would run differently from graphql-js stays on graphql-js: variable defaults,
 // and @defer/@stream, which graphql-jit would answer in one payload as if they were not there. So
-// do mutations: graphql-jit's serial execution keeps each run whole past its end (below).
-import { GraphQLError, Kind, getOperationAST, type DocumentNode, type ExecutionResult, type GraphQLSchema, type Source } from 'graphql';
+// do mutations of several root fields: graphql-jit's serial execution keeps each run whole past its
+// end (below); a mutation of one root field is compiled as a query of the mutation type.
+import {
+  GraphQLError,
+  GraphQLSchema,
+  Kind,
+  OperationTypeNode,
+  getOperationAST,
+  type DocumentNode,
+  type ExecutionResult,
+  type OperationDefinitionNode,
+  type Source,
+} from 'graphql';
 import { compileQuery, isCompiledQuery, type CompiledQuery } from 'graphql-jit';
 import type { Plugin } from 'graphql-yoga';
 import { usesIncrementalDelivery } from './defer-stream.js';
@@ -25,11 +36,45 @@ function declaresVariableDefault(document: DocumentNode): boolean {
  * graphql-jit 0.8 runs a mutation's fields one after another with functions its generated code
  * assigns to the run's execution context; V8 makes a function literal assigned to a property in the
  * old generation, and these reach the whole run (its context, variables, result): every mutation
- * run stayed in the heap until a full collection (docs/decisions/compiled-execution.md). On
- * graphql-js a mutation costs somewhat more CPU, and its garbage dies young.
+ * run stayed in the heap until a full collection (docs/decisions/compiled-execution.md). A mutation
+ * of one root field runs the same in order or not, so graphql-jit compiles it as a query of a
+ * schema whose query root is the mutation type (`mutationRootView`), code without those functions.
+ * A mutation of several root fields, which must run in order, runs on graphql-js.
  */
-const isMutation = (document: DocumentNode, operationName: string | null | undefined): boolean =>
-  getOperationAST(document, operationName)?.operation === 'mutation';
+function asOneFieldQuery(document: DocumentNode, operation: OperationDefinitionNode): DocumentNode | null {
+  const [only, ...others] = operation.selectionSet.selections;
+  if (!only || only.kind !== Kind.FIELD || others.length > 0) return null;
+  const query: OperationDefinitionNode = { ...operation, operation: OperationTypeNode.QUERY };
+  return { ...document, definitions: document.definitions.map((definition) => (definition === operation ? query : definition)) };
+}
+
+/** The schema's types and directives with the mutation type as the query root; made once per schema. */
+const mutationRootViews = new WeakMap<GraphQLSchema, GraphQLSchema | null>();
+function mutationRootView(schema: GraphQLSchema): GraphQLSchema | null {
+  let view = mutationRootViews.get(schema);
+  if (view === undefined) {
+    const mutationType = schema.getMutationType();
+    view = mutationType
+      ? new GraphQLSchema({ query: mutationType, types: Object.values(schema.getTypeMap()), directives: schema.getDirectives() })
+      : null;
+    mutationRootViews.set(schema, view);
+  }
+  return view;
+}
+
+/** What graphql-jit compiles for an operation: itself, a one-field mutation as a query, or nothing. */
+function compilable(
+  schema: GraphQLSchema,
+  document: DocumentNode,
+  operationName: string | null | undefined,
+): { schema: GraphQLSchema; document: DocumentNode } | null {
+  if (declaresVariableDefault(document) || usesIncrementalDelivery(document)) return null;
+  const operation = getOperationAST(document, operationName);
+  if (operation?.operation !== OperationTypeNode.MUTATION) return { schema, document };
+  const view = mutationRootView(schema);
+  const asQuery = asOneFieldQuery(document, operation);
+  return view && asQuery ? { schema: view, document: asQuery } : null;
+}
 
 /** The execute function of Yoga's engine (graphql-js's `execute`, as envelop wraps it). */
 type ExecuteFn = Parameters<Parameters<NonNullable<Plugin['onExecute']>>[0]['setExecuteFn']>[0];
@@ -52,8 +97,9 @@ export function useCompiledExecution<TContext extends object>(
     let compiled = byName.get(name);
     if (compiled === undefined) {
       compiled = null;
-      if (!declaresVariableDefault(document) && !usesIncrementalDelivery(document) && !isMutation(document, operationName)) {
-        const result = compileQuery(schema, document, operationName ?? undefined);
+      const target = compilable(schema, document, operationName);
+      if (target) {
+        const result = compileQuery(target.schema, target.document, operationName ?? undefined);
         if (isCompiledQuery(result)) compiled = result;
         else options.onCompileFailure?.(operationName ?? null, result.errors ?? []);
       }

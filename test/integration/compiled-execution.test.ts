@@ -126,19 +126,35 @@ describe('compiled execution', () => {
     expect(jit.ran).not.toContain('WithDefault');
   });
 
-  it('leaves mutations to graphql-js while queries still run compiled', async () => {
-    const mutation = `mutation Fees($input: CalculateListingFeeInput!) {
-      calculateListingFee(input: $input) { fees { fee freeFeePrice } }
+  it('compiles a mutation of one root field, answering as graphql-js does, and leaves one of two root fields to graphql-js', async () => {
+    const input = { items: [{ price: 12_000 }, { price: 500 }] };
+    const post = async (query: string) =>
+      (await (await kit().post({ query, variables: { input } }, { token: DEMO_ACCESS_TOKEN })).json()) as GraphQLResponse<
+        Record<string, { fees: { fee: number }[] }>
+      >;
+    const oneField = `mutation Fees($input: CalculateListingFeeInput!) {
+      calculateListingFee(input: $input) { fees { assetId itemId fee freeFeePrice } }
     }`;
-    const response = await kit().post(
-      { query: mutation, variables: { input: { items: [{ price: 12_000 }, { price: 500 }] } } },
-      { token: DEMO_ACCESS_TOKEN },
-    );
-    const result = (await response.json()) as GraphQLResponse<{ calculateListingFee: { fees: { fee: number }[] } }>;
-    expectNoGraphQLErrors(result);
-    expect(result.data.calculateListingFee.fees).toHaveLength(2);
-    expect(jit.compiled).not.toContain('Fees');
-    expect(jit.ran).not.toContain('Fees');
+    const compiled = await post(oneField);
+    expectNoGraphQLErrors(compiled);
+    expect(compiled.data.calculateListingFee!.fees).toHaveLength(2);
+    expect(jit.compiled).toEqual(['Fees']);
+    expect(jit.ran).toEqual(['Fees']);
+    // The same mutation kept on graphql-js by a variable default: the same answer.
+    kit().simulator.reset();
+    const interpreted = await post(oneField.replace('CalculateListingFeeInput!)', 'CalculateListingFeeInput! = { items: [{ price: 1 }] })'));
+    expect(compiled).toEqual(interpreted);
+
+    // Two root fields must run one after the other: graphql-js runs them.
+    const twoFields = `mutation TwoFees($input: CalculateListingFeeInput!) {
+      first: calculateListingFee(input: $input) { fees { fee } }
+      second: calculateListingFee(input: $input) { fees { fee } }
+    }`;
+    const both = await post(twoFields);
+    expectNoGraphQLErrors(both);
+    expect(both.data.first!.fees).toEqual(both.data.second!.fees);
+    expect(jit.compiled).not.toContain('TwoFees');
+    expect(jit.ran).not.toContain('TwoFees');
 
     expectNoGraphQLErrors(await (await kit().post({ query: PAGE, variables })).json());
     expect(jit.ran).toContain('Page');

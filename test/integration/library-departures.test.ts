@@ -132,7 +132,7 @@ describe('graphql-jit 0.8, where it still differs from graphql-js (the workaroun
     expect(result.errors?.[0]?.nodes).toBeUndefined();
   });
 
-  it("keeps a mutation's run through the scavenges after it, context and all (compiled-execution.ts runs mutations on graphql-js)", () => {
+  it("keeps a mutation's serial run through the scavenges after it, context and all (compiled-execution.ts compiles a one-field mutation as a query, and runs others on graphql-js)", () => {
     const echo = (_root: unknown, { text }: { text: string }) => text;
     const withMutation = createSchema({
       typeDefs: 'type Query { echo(text: String!): String } type Mutation { echo(text: String!): String }',

@@ -1,8 +1,11 @@
 // A request's objects must die young: nothing that outlives a request may keep what it reached
 // through a scavenge (docs/decisions/request-lifetimes.md).
+import { parse, type ExecutionArgs, type ExecutionResult } from 'graphql';
+import { createSchema } from 'graphql-yoga';
 import { describe, expect, it } from 'vitest';
 import { createLoaders } from '../../src/context.js';
 import type { PartnerApi } from '../../src/partner/index.js';
+import { useCompiledExecution } from '../../src/plugins/compiled-execution.js';
 import { promotedShare } from '../support/promotion.js';
 
 // Nothing here calls the partner: the loaders are made, and their lazy part made, never used.
@@ -46,5 +49,25 @@ describe('per-request objects and the young generation', () => {
       return loaders.listingFee;
     });
     expect(share).toBeLessThan(0.1);
+  });
+
+  it('a one-field mutation run compiled keeps nothing of its run through a scavenge', () => {
+    // graphql-jit's own serial execution would keep it (test/integration/library-departures.test.ts).
+    const echo = (_root: unknown, { text }: { text: string }, context: { payload: number[] }) => `${text}${context.payload.length}`;
+    const schema = createSchema({
+      typeDefs: 'type Query { echo(text: String!): String } type Mutation { echo(text: String!): String }',
+      resolvers: { Query: { echo }, Mutation: { echo } },
+    });
+    const document = parse('mutation { echo(text: "x") }');
+    let run: ((args: ExecutionArgs) => unknown) | undefined;
+    const onExecute = useCompiledExecution().onExecute as (payload: unknown) => void;
+    // Run compiled or not at all: graphql-js is not there to fall back to.
+    const graphqlJs = () => {
+      throw new Error('the mutation ran on graphql-js');
+    };
+    onExecute({ executeFn: graphqlJs, setExecuteFn: (fn: typeof run) => (run = fn) });
+    const mutate = (payload: number[]) => run!({ schema, document, contextValue: { payload }, variableValues: {} }) as ExecutionResult;
+    expect(mutate([1, 2])).toEqual({ data: { echo: 'x2' } });
+    expect(promotedShare(mutate)).toBeLessThan(0.1);
   });
 });
