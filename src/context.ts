@@ -55,11 +55,10 @@ export interface RequestCall {
 }
 
 /**
- * A request's loaders. A class rather than an object literal: an accessor written in a literal (the
- * lazy `listingFee`) makes V8 give each object a map of its own, which the shared map's transitions
- * keep through every scavenge, and with it the getter's closure and the whole request it reaches,
- * so every request was promoted to the old generation (docs/decisions/request-lifetimes.md). A
- * prototype's accessor is one for all.
+ * A request's loaders. A class rather than an object literal: V8 makes an accessor written in a
+ * literal (the lazy `listingFee`) in the old generation, so the getter's scope, and the whole
+ * request it reaches, lived through every scavenge and every request was promoted
+ * (docs/decisions/request-lifetimes.md). A prototype's accessor is made once, for all.
  */
 class RequestLoaders implements Loaders {
   readonly inventoryPage: InventoryPageLoader;

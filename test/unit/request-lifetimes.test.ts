@@ -21,8 +21,8 @@ describe('per-request objects and the young generation', () => {
   });
 
   it('a function literal assigned to a property keeps what it captures; the same function bound to a const first does not', () => {
-    // The rule eslint.config.js enforces in src/. V8 makes the first closure in the old generation
-    // (it takes it for a long-lived method), so the scope it captures outlives its scavenges.
+    // The rule eslint.config.js enforces in src/. V8 makes the first closure in the old generation,
+    // as it would a method assigned to a prototype, so the scope it captures outlives its scavenges.
     const assigned = promotedShare((payload) => {
       const holder: { first?: () => number } = {};
       holder.first = () => payload[0]!;
