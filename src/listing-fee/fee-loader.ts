@@ -35,9 +35,18 @@ export function createListingFeeLoader(fetchFees: FetchListingFees, batchMax: nu
       );
       return answers;
     },
-    { cacheKeyFn: (key) => JSON.stringify([key.price, key.token, key.styleToken, key.assetId ?? null]) },
+    { cacheKeyFn: cacheKeyOf },
   );
 }
+
+/**
+ * One text per distinct entry. Each part carries its length, so no token's text can pass for a
+ * boundary: JSON of the parts says the same, for about four times the time per entry.
+ */
+export const cacheKeyOf = (key: ListingFeeKey): string =>
+  `${key.price} ${lengthPrefixed(key.token)} ${lengthPrefixed(key.styleToken)} ${lengthPrefixed(key.assetId)}`;
+
+const lengthPrefixed = (text: string | null | undefined) => (text === null || text === undefined ? '-' : `${text.length}:${text}`);
 
 /**
  * What tells an entry's result apart from the others of its call. An entry that names its asset is
