@@ -21,10 +21,11 @@ export interface InProcessStore extends Cache {
 export type CachedResult = Parameters<Cache['set']>[1];
 
 /**
- * Each answer is weighed by its JSON as the client gets it (data alone), and kept as that JSON
- * parsed again: the plugin hands over its objects with its metadata fields deleted, which leaves
- * V8 holding each of them as a dictionary, and Yoga serialises every hit of it at a dictionary's
- * pace (docs/decisions/library-departures.md). Entities are ignored: nothing is invalidated (see
+ * Each answer is weighed by its JSON as the client gets it (data alone). That JSON is what Yoga
+ * writes for a hit, and the answer is kept as it parsed again, for the hits Yoga serialises itself
+ * (with development's metadata, or changed by a plugin): the plugin hands over its objects with its
+ * metadata fields deleted, which V8 holds as dictionaries, serialised at a dictionary's pace
+ * (docs/decisions/library-departures.md). Entities are ignored: nothing is invalidated (see
  * response-cache.ts).
  */
 export function createInProcessStore({ maxBytes, maxEntryBytes }: InProcessStoreOptions): InProcessStore {
@@ -37,7 +38,7 @@ export function createInProcessStore({ maxBytes, maxEntryBytes }: InProcessStore
       // Over the cap: written to this client once, never stored.
       if (size > maxEntryBytes) return;
       const { data } = JSON.parse(text) as Pick<CachedResult, 'data'>;
-      const stored: CachedResult = { ...result, data };
+      const stored: CachedResult & { stringify: (value: unknown) => string } = { ...result, data, stringify: servedAs(text, data) };
       answers.set(id, stored, { size, ttl: Number.isFinite(ttl) && ttl > 0 ? ttl : undefined });
     },
     invalidate: () => undefined,
@@ -47,5 +48,18 @@ export function createInProcessStore({ maxBytes, maxEntryBytes }: InProcessStore
     get entries() {
       return answers.size;
     },
+  };
+}
+
+/**
+ * What Yoga writes for an answer in place of `JSON.stringify` (its result processor uses a result's
+ * own `stringify`): the text the store already made, as long as the answer about to be written is
+ * still the stored data and nothing beside it; anything a plugin changed or added is serialised as
+ * usual.
+ */
+function servedAs(text: string, data: CachedResult['data']): (value: unknown) => string {
+  return (value) => {
+    const { data: served, errors, extensions } = value as Partial<CachedResult>;
+    return served === data && errors === undefined && extensions === undefined ? text : JSON.stringify(value);
   };
 }

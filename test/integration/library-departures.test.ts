@@ -10,7 +10,7 @@ import { useDeferStream } from '@graphql-yoga/plugin-defer-stream';
 import { useResponseCache, type Cache } from '@graphql-yoga/plugin-response-cache';
 import { buildSchema, execute, GraphQLError, parse } from 'graphql';
 import { compileQuery, isCompiledQuery } from 'graphql-jit';
-import { createSchema, createYoga } from 'graphql-yoga';
+import { createSchema, createYoga, isAsyncIterable, type Plugin } from 'graphql-yoga';
 import { afterEach, describe, expect, it } from 'vitest';
 import { acceptsIncrementalDelivery } from '../../src/plugins/defer-stream.js';
 import { createInProcessStore, type CachedResult } from '../../src/plugins/response-cache-store.js';
@@ -181,5 +181,85 @@ describe("the response cache's results (plugins/response-cache-store.ts keeps th
     const kept = ((await store.get('key'))?.data as { items: object[] }).items[0]!;
     expect(kept).toEqual({ name: 'one' });
     expect(hasFastProperties(kept)).toBe(true);
+  });
+
+  it("are written by Yoga through the result's own stringify, given the data as stored and no extensions once the cache's http headers are taken", async () => {
+    const data = { items: [{ name: 'stored' }] };
+    const given: unknown[] = [];
+    const yoga = createYoga({
+      schema: createSchema({ typeDefs: 'type Query { items: [Item!]! } type Item { name: String! }', resolvers: { Query: { items: () => [] } } }),
+      plugins: [
+        <Plugin>{
+          onExecute: ({ setResultAndStopExecution }) =>
+            setResultAndStopExecution({
+              data,
+              extensions: { http: { headers: { ETag: 'tag' } } },
+              stringify: (value: unknown) => (given.push(value), '{"data":"from stringify"}'),
+            } as never),
+        },
+      ],
+      logging: false,
+    });
+    const response = await yoga.fetch('http://yoga/graphql', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ query: '{ items { name } }' }),
+    });
+    // Once this fails, Yoga serialises every answer itself and the store's text is never used.
+    expect(await response.text()).toBe('{"data":"from stringify"}');
+    expect(response.headers.get('etag')).toBe('tag');
+    expect(given).toHaveLength(1);
+    const value = given[0] as { data: unknown; extensions?: unknown; errors?: unknown };
+    expect(value.data).toBe(data);
+    expect(value.extensions).toBeUndefined();
+    expect(value.errors).toBeUndefined();
+  });
+
+  it('are served as the text the store made, and serialised again once a plugin changes them', async () => {
+    const hits: (CachedResult & { stringify?: (value: unknown) => string })[] = [];
+    const yoga = (extra: Plugin[]) => {
+      const store = createInProcessStore({ maxBytes: 1 << 20, maxEntryBytes: 1 << 20 });
+      const cache: Cache = {
+        ...store,
+        get: (id) => {
+          const hit = store.get(id) as (typeof hits)[number] | undefined;
+          if (hit) hits.push(hit);
+          return hit;
+        },
+      };
+      return createYoga({
+        schema: createSchema({
+          typeDefs: 'type Query { items: [Item!]! } type Item { id: ID! name: String! }',
+          resolvers: { Query: { items: () => [{ id: '1', name: 'one' }] } },
+        }),
+        plugins: [useResponseCache({ session: () => 'one', cache }), ...extra],
+        logging: false,
+      });
+    };
+    const ask = async (server: ReturnType<typeof yoga>) =>
+      (
+        await server.fetch('http://yoga/graphql', {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify({ query: '{ items { name } }' }),
+        })
+      ).text();
+    const plain = yoga([]);
+    const first = await ask(plain);
+    expect(first).toBe('{"data":{"items":[{"name":"one"}]}}');
+    expect(await ask(plain)).toBe(first);
+    // The hit carried the store's text, which Yoga writes as the test above shows.
+    expect(hits).toHaveLength(1);
+    expect(hits[0]!.stringify?.({ ...hits[0], extensions: undefined })).toBe(first);
+    // A plugin that adds to a hit's answer is heard: the stored text would leave its addition out.
+    const adding = yoga([
+      {
+        onResultProcess: ({ result, setResult }) => {
+          if (!Array.isArray(result) && !isAsyncIterable(result)) setResult({ ...result, extensions: { added: true } });
+        },
+      },
+    ]);
+    await ask(adding);
+    expect(JSON.parse(await ask(adding))).toEqual({ data: { items: [{ name: 'one' }] }, extensions: { added: true } });
   });
 });
