@@ -71,9 +71,10 @@ function compilable(
   if (declaresVariableDefault(document) || usesIncrementalDelivery(document)) return null;
   const operation = getOperationAST(document, operationName);
   if (operation?.operation !== OperationTypeNode.MUTATION) return { schema, document };
-  const view = mutationRootView(schema);
   const asQuery = asOneFieldQuery(document, operation);
-  return view && asQuery ? { schema: view, document: asQuery } : null;
+  if (!asQuery) return null;
+  const view = mutationRootView(schema);
+  return view ? { schema: view, document: asQuery } : null;
 }
 
 /** The execute function of Yoga's engine (graphql-js's `execute`, as envelop wraps it). */

@@ -20,6 +20,9 @@ export interface InProcessStore extends Cache {
 /** An answer as the response-cache plugin hands it to its store. */
 export type CachedResult = Parameters<Cache['set']>[1];
 
+/** An answer as the store keeps it: with the text Yoga writes for it (`servedAs`). */
+export type StoredResult = CachedResult & { stringify: (value: unknown) => string };
+
 /**
  * Each answer is weighed by its JSON as the client gets it (data alone). That JSON is what Yoga
  * writes for a hit, and the answer is kept as it parsed again, for the hits Yoga serialises itself
@@ -38,7 +41,7 @@ export function createInProcessStore({ maxBytes, maxEntryBytes }: InProcessStore
       // Over the cap: written to this client once, never stored.
       if (size > maxEntryBytes) return;
       const { data } = JSON.parse(text) as Pick<CachedResult, 'data'>;
-      const stored: CachedResult & { stringify: (value: unknown) => string } = { ...result, data, stringify: servedAs(text, data) };
+      const stored: StoredResult = { ...result, data, stringify: servedAs(text, data) };
       answers.set(id, stored, { size, ttl: Number.isFinite(ttl) && ttl > 0 ? ttl : undefined });
     },
     invalidate: () => undefined,

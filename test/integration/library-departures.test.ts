@@ -13,7 +13,7 @@ import { compileQuery, isCompiledQuery } from 'graphql-jit';
 import { createSchema, createYoga, isAsyncIterable, type Plugin } from 'graphql-yoga';
 import { afterEach, describe, expect, it } from 'vitest';
 import { acceptsIncrementalDelivery } from '../../src/plugins/defer-stream.js';
-import { createInProcessStore, type CachedResult } from '../../src/plugins/response-cache-store.js';
+import { createInProcessStore, type CachedResult, type StoredResult } from '../../src/plugins/response-cache-store.js';
 import { promotedShare } from '../support/promotion.js';
 
 // V8's own answer to whether an object keeps fast (shape-indexed) properties or has become a
@@ -154,22 +154,32 @@ describe('graphql-jit 0.8, where it still differs from graphql-js (the workaroun
 });
 
 describe("the response cache's results (plugins/response-cache-store.ts keeps them parsed again)", () => {
-  it('reach the store as objects V8 holds as dictionaries, with the metadata fields deleted', async () => {
-    let stored: CachedResult | undefined;
-    const cache: Cache = { get: () => undefined, set: (_id, result) => void (stored = result), invalidate: () => undefined };
-    const yoga = createYoga({
-      schema: createSchema({
-        typeDefs: 'type Query { items: [Item!]! } type Item { id: ID! name: String! }',
-        resolvers: { Query: { items: () => [{ id: '1', name: 'one' }, { id: '2', name: 'two' }] } },
-      }),
-      plugins: [useResponseCache({ session: () => 'one', cache })],
+  /** Yoga over a list of items, with these plugins. */
+  const itemsYoga = (items: { id: string; name: string }[], plugins: Plugin[]) =>
+    createYoga({
+      schema: createSchema({ typeDefs: 'type Query { items: [Item!]! } type Item { id: ID! name: String! }', resolvers: { Query: { items: () => items } } }),
+      plugins,
       logging: false,
     });
-    const response = await yoga.fetch('http://yoga/graphql', {
+  /** The items' names, asked of `yoga`. */
+  const askNames = (yoga: ReturnType<typeof itemsYoga>) =>
+    yoga.fetch('http://yoga/graphql', {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
       body: JSON.stringify({ query: '{ items { name } }' }),
     });
+
+  it('reach the store as objects V8 holds as dictionaries, with the metadata fields deleted', async () => {
+    let stored: CachedResult | undefined;
+    const cache: Cache = { get: () => undefined, set: (_id, result) => void (stored = result), invalidate: () => undefined };
+    const yoga = itemsYoga(
+      [
+        { id: '1', name: 'one' },
+        { id: '2', name: 'two' },
+      ],
+      [useResponseCache({ session: () => 'one', cache })],
+    );
+    const response = await askNames(yoga);
     expect(await response.json()).toEqual({ data: { items: [{ name: 'one' }, { name: 'two' }] } });
     const item = (stored?.data as { items: object[] } | undefined)?.items[0];
     expect(item).toEqual({ name: 'one' });
@@ -186,10 +196,10 @@ describe("the response cache's results (plugins/response-cache-store.ts keeps th
   it("are written by Yoga through the result's own stringify, given the data as stored and no extensions once the cache's http headers are taken", async () => {
     const data = { items: [{ name: 'stored' }] };
     const given: unknown[] = [];
-    const yoga = createYoga({
-      schema: createSchema({ typeDefs: 'type Query { items: [Item!]! } type Item { name: String! }', resolvers: { Query: { items: () => [] } } }),
-      plugins: [
-        <Plugin>{
+    const yoga = itemsYoga(
+      [],
+      [
+        {
           onExecute: ({ setResultAndStopExecution }) =>
             setResultAndStopExecution({
               data,
@@ -198,13 +208,8 @@ describe("the response cache's results (plugins/response-cache-store.ts keeps th
             } as never),
         },
       ],
-      logging: false,
-    });
-    const response = await yoga.fetch('http://yoga/graphql', {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ query: '{ items { name } }' }),
-    });
+    );
+    const response = await askNames(yoga);
     // Once this fails, Yoga serialises every answer itself and the store's text is never used.
     expect(await response.text()).toBe('{"data":"from stringify"}');
     expect(response.headers.get('etag')).toBe('tag');
@@ -216,41 +221,27 @@ describe("the response cache's results (plugins/response-cache-store.ts keeps th
   });
 
   it('are served as the text the store made, and serialised again once a plugin changes them', async () => {
-    const hits: (CachedResult & { stringify?: (value: unknown) => string })[] = [];
+    const hits: StoredResult[] = [];
     const yoga = (extra: Plugin[]) => {
       const store = createInProcessStore({ maxBytes: 1 << 20, maxEntryBytes: 1 << 20 });
       const cache: Cache = {
         ...store,
         get: (id) => {
-          const hit = store.get(id) as (typeof hits)[number] | undefined;
+          const hit = store.get(id) as StoredResult | undefined;
           if (hit) hits.push(hit);
           return hit;
         },
       };
-      return createYoga({
-        schema: createSchema({
-          typeDefs: 'type Query { items: [Item!]! } type Item { id: ID! name: String! }',
-          resolvers: { Query: { items: () => [{ id: '1', name: 'one' }] } },
-        }),
-        plugins: [useResponseCache({ session: () => 'one', cache }), ...extra],
-        logging: false,
-      });
+      return itemsYoga([{ id: '1', name: 'one' }], [useResponseCache({ session: () => 'one', cache }), ...extra]);
     };
-    const ask = async (server: ReturnType<typeof yoga>) =>
-      (
-        await server.fetch('http://yoga/graphql', {
-          method: 'POST',
-          headers: { 'content-type': 'application/json' },
-          body: JSON.stringify({ query: '{ items { name } }' }),
-        })
-      ).text();
+    const ask = async (server: ReturnType<typeof yoga>) => (await askNames(server)).text();
     const plain = yoga([]);
     const first = await ask(plain);
     expect(first).toBe('{"data":{"items":[{"name":"one"}]}}');
     expect(await ask(plain)).toBe(first);
     // The hit carried the store's text, which Yoga writes as the test above shows.
     expect(hits).toHaveLength(1);
-    expect(hits[0]!.stringify?.({ ...hits[0], extensions: undefined })).toBe(first);
+    expect(hits[0]!.stringify({ ...hits[0], extensions: undefined })).toBe(first);
     // A plugin that adds to a hit's answer is heard: the stored text would leave its addition out.
     const adding = yoga([
       {
