@@ -198,7 +198,11 @@ async function main(): Promise<void> {
     targets.push({
       name: FLOOR_TARGET,
       facade: false,
-      child: await startFloor(ROOT, FLOOR_TARGET, simulator.url, DEMO_APP_KEY, { execArgv: profiled(FLOOR_TARGET), onStdout: hearGc(FLOOR_TARGET) }),
+      // Under start:prod's flags, as in the bench.
+      child: await startFloor(ROOT, FLOOR_TARGET, simulator.url, DEMO_APP_KEY, {
+        execArgv: [...prod.nodeArgs, ...profiled(FLOOR_TARGET)],
+        onStdout: hearGc(FLOOR_TARGET),
+      }),
     });
   }
   targets.push({

@@ -261,7 +261,10 @@ async function main(): Promise<void> {
     compared.push(await startFacade(`facade[node ${version}]`, ROOT, undefined, {}, { nodeBinary }));
   }
   if (args.floor) {
-    compared.push({ name: FLOOR_TARGET, kind: 'floor', nodeArgs: [], child: await startFloor(ROOT, FLOOR_TARGET, simulator.url, DEMO_APP_KEY) });
+    // Under start:prod's Node flags, as the facade: its young generation and heap limit set the
+    // collector's share of a request, and the floor is there to tell the service's code apart.
+    const nodeArgs = productionCommand(ROOT)?.nodeArgs ?? [];
+    compared.push({ name: FLOOR_TARGET, kind: 'floor', nodeArgs, child: await startFloor(ROOT, FLOOR_TARGET, simulator.url, DEMO_APP_KEY, { execArgv: nodeArgs }) });
   }
   if (args.peer) {
     const port = await freePort();
