@@ -5,6 +5,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { PERFORMANCE_DOC, RESULTS_FILE, renderReport, withReport, type BenchResults } from '../bench/report.js';
+import { FLOOR_TARGET } from '../bench/scenarios.js';
 
 const doc = () => readFileSync(PERFORMANCE_DOC, 'utf8');
 const results = () => JSON.parse(readFileSync(RESULTS_FILE, 'utf8')) as BenchResults;
@@ -21,5 +22,35 @@ describe('docs/performance.md', () => {
 
   it('has only the latest run in test/bench/results/', () => {
     expect(readdirSync(dirname(RESULTS_FILE))).toEqual(['latest.json']);
+  });
+});
+
+describe('the report of (g)', () => {
+  const figures = (p50: number, p99: number) => ({ rps: 200, p50, p99, cpuMsPerRequest: 1 });
+  const run = (rounds: Record<string, number[]>): BenchResults => ({
+    date: '2026-11-26T00:00:00.000Z',
+    machine: { cores: 2, cpuModel: 'test', memoryGiB: 1, node: 'v26.10.0' },
+    settings: { rounds: 3, durationS: 3 },
+    scenarios: [
+      {
+        id: 'g',
+        title: 'open load',
+        connections: 200,
+        medians: { facade: figures(55, 70), baseline: figures(54, 62), [FLOOR_TARGET]: figures(54.5, 65) },
+        ratioFacadeToBaseline: figures(1, 1),
+        upstreamCallsPerOperation: { facade: { readInventory: 1, calculateListingFee: 0 } },
+        minimumUpstreamCalls: { readInventory: 1, calculateListingFee: 0 },
+        facadePeakRssMiB: 100,
+        rounds: Object.fromEntries(Object.entries(rounds).map(([target, p99s]) => [target, p99s.map((p99) => ({ p50: 50, p99 }))])),
+      },
+    ],
+  });
+
+  it("gives the floor's own added latency and the range of the rounds' p99 differences beside the verdict", () => {
+    const line = renderReport(run({ facade: [70, 100, 64], baseline: [62, 61, 75] })).split('\n').find((text) => text.startsWith('- (g)'));
+    expect(line).toBe(
+      "- (g) p50 within 3 ms of the baseline's: +1.0 ms, met; p99 within 10 ms: +8.0 ms, met " +
+        "(the rounds' own p99 differences ran from -11.0 ms to +39.0 ms; the Yoga floor itself: +0.5 ms at p50, +3.0 ms at p99)",
+    );
   });
 });
