@@ -181,6 +181,9 @@ function gitCommit(): string {
   }
 }
 
+/** Each checkout is built once, however many targets run it (this revision with other flags, the floor's flags). */
+const builds = new Map<string, ProductionCommand>();
+
 /**
  * The facade runs as production runs it: `npm run build`, then `npm run start:prod`'s Node flags
  * and bundle (read from that checkout's package.json), not under tsx (whose transpiled sources and
@@ -188,11 +191,14 @@ function gitCommit(): string {
  * under tsx.
  */
 function buildForProduction(cwd: string): ProductionCommand {
+  let built = builds.get(cwd);
+  if (built) return built;
   // start:prod runs the bundle the build script makes: a checkout has both or neither.
   const command = productionCommand(cwd);
-  if (!command) return { entry: 'src/main.ts', nodeArgs: [] };
-  execFileSync('npm', ['run', '--silent', 'build'], { cwd, stdio: ['ignore', 'ignore', 'inherit'] });
-  return command;
+  if (command) execFileSync('npm', ['run', '--silent', 'build'], { cwd, stdio: ['ignore', 'ignore', 'inherit'] });
+  built = command ?? { entry: 'src/main.ts', nodeArgs: [] };
+  builds.set(cwd, built);
+  return built;
 }
 
 async function main(): Promise<void> {
@@ -263,7 +269,7 @@ async function main(): Promise<void> {
   if (args.floor) {
     // Under start:prod's Node flags, as the facade: its young generation and heap limit set the
     // collector's share of a request, and the floor is there to tell the service's code apart.
-    const nodeArgs = productionCommand(ROOT)?.nodeArgs ?? [];
+    const { nodeArgs } = buildForProduction(ROOT);
     compared.push({ name: FLOOR_TARGET, kind: 'floor', nodeArgs, child: await startFloor(ROOT, FLOOR_TARGET, simulator.url, DEMO_APP_KEY, { execArgv: nodeArgs }) });
   }
   if (args.peer) {

@@ -9,7 +9,7 @@ const entry = (token: string | null, styleToken: string | null, assetId?: string
 });
 
 /** What makes two entries the same entry, as the loader's key must tell them apart. */
-const identityOf = (each: ListingFeeKey) => JSON.stringify([each.price, each.token, each.styleToken, each.assetId ?? null]);
+const entryText = (each: ListingFeeKey) => JSON.stringify([each.price, each.token, each.styleToken, each.assetId ?? null]);
 
 describe('the listing-fee loader cache key', () => {
   it('is one text for one entry, whether its asset id is null or absent', () => {
@@ -25,11 +25,11 @@ describe('the listing-fee loader cache key', () => {
     entries.push(entry('a', null, null, 1), entry('a', null, null, 10), entry(null, null, '1 1'), entry(null, null, '11'));
     const byKey = new Map<string, string>();
     for (const each of entries) {
-      const identity = identityOf(each);
+      const identity = entryText(each);
       const key = cacheKeyOf(each);
       expect(byKey.get(key) ?? identity, `${key} for ${identity}`).toBe(identity);
       byKey.set(key, identity);
     }
-    expect(byKey.size).toBe(new Set(entries.map(identityOf)).size);
+    expect(byKey.size).toBe(new Set(entries.map(entryText)).size);
   });
 });
