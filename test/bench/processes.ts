@@ -85,7 +85,13 @@ export async function startBaseline(cwd: string, partnerUrl: string, appKey: str
 }
 
 /** The Yoga floor (yoga-floor.ts) on a free port, named `name`, calling the partner at `partnerUrl` with the merchant's `appKey`. */
-export async function startFloor(cwd: string, name: string, partnerUrl: string, appKey: string, options: TargetOptions = {}): Promise<Child> {
+export async function startFloor(
+  cwd: string,
+  name: string,
+  partnerUrl: string,
+  appKey: string,
+  options: TargetOptions & { env?: Record<string, string> } = {},
+): Promise<Child> {
   const port = await freePort();
   return startNode({
     ...options,
@@ -93,7 +99,7 @@ export async function startFloor(cwd: string, name: string, partnerUrl: string, 
     cwd,
     script: 'test/bench/yoga-floor.ts',
     port,
-    env: { NODE_ENV: 'production', FLOOR_PORT: String(port), PARTNER_API_URL: partnerUrl, PARTNER_APP_KEY: appKey },
+    env: { ...options.env, NODE_ENV: 'production', FLOOR_PORT: String(port), PARTNER_API_URL: partnerUrl, PARTNER_APP_KEY: appKey },
     readyPath: '/health',
   });
 }

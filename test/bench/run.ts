@@ -271,6 +271,13 @@ async function main(): Promise<void> {
     // collector's share of a request, and the floor is there to tell the service's code apart.
     const { nodeArgs } = buildForProduction(ROOT);
     compared.push({ name: FLOOR_TARGET, kind: 'floor', nodeArgs, child: await startFloor(ROOT, FLOOR_TARGET, simulator.url, DEMO_APP_KEY, { execArgv: nodeArgs }) });
+    // The floor of the scenarios with an environment of their own (Yoga's response cache for (f)),
+    // under the same name: no scenario has both floors.
+    const floorEnv = scenarios.find((scenario) => scenario.facadeEnv && scenario.floorEnv)?.floorEnv;
+    if (floorEnv) {
+      const child = await startFloor(ROOT, FLOOR_TARGET, simulator.url, DEMO_APP_KEY, { execArgv: nodeArgs, env: floorEnv });
+      compared.push({ name: FLOOR_TARGET, kind: 'floor', nodeArgs, child, ownEnv: true });
+    }
   }
   if (args.peer) {
     const port = await freePort();
@@ -295,7 +302,7 @@ async function main(): Promise<void> {
   // A scenario with a facade of its own compares it with the baseline and the revisions compared with that environment.
   const targetsOf = (scenario: Scenario) =>
     scenario.facadeEnv
-      ? [facadeOf(scenario), baseline, ...compared.filter((t) => t.ownEnv)]
+      ? [facadeOf(scenario), baseline, ...compared.filter((t) => t.ownEnv && (t.kind !== 'floor' || FLOOR_SCENARIOS.has(scenario.id)))]
       : targets.filter(
           (t) =>
             !t.ownEnv && (t.kind !== 'floor' || FLOOR_SCENARIOS.has(scenario.id)) && (t.kind !== 'peer' || PEER_SCENARIOS.has(scenario.id)),

@@ -81,9 +81,12 @@ export interface BenchRequest {
 
 export type ScenarioId = 'a' | 'a32' | 'ad' | 'b' | 'c' | 'd' | 'e' | 'f' | 'g' | 'i';
 
-/** The Yoga floor's target name (test/bench/yoga-floor.ts), and the scenarios it answers: pages without listing fees, and the fee mutation. */
+/**
+ * The Yoga floor's target name (test/bench/yoga-floor.ts), and the scenarios it answers: pages
+ * without listing fees, the fee mutation, and (f)'s cached reads with Yoga's response cache.
+ */
 export const FLOOR_TARGET = 'yoga-floor';
-export const FLOOR_SCENARIOS: ReadonlySet<ScenarioId> = new Set(['a', 'a32', 'c', 'd', 'e', 'g', 'i']);
+export const FLOOR_SCENARIOS: ReadonlySet<ScenarioId> = new Set(['a', 'a32', 'c', 'd', 'e', 'f', 'g', 'i']);
 /** The peer (test/bench/apollo-peer.ts) answers (a)'s query, at both connection counts. */
 export const PEER_TARGET = 'apollo-peer';
 export const PEER_SCENARIOS: ReadonlySet<ScenarioId> = new Set(['a', 'a32']);
@@ -144,6 +147,8 @@ export interface Scenario {
    * facade runs without it.
    */
   facadeEnv?: Record<string, string>;
+  /** Environment of a Yoga floor of its own for this scenario (with the facade's of its own). */
+  floorEnv?: Record<string, string>;
   /** Upstream calls are counted for operations repeated after one that filled the cache. */
   repeated?: boolean;
   /** How long the simulator takes to answer each partner call in this scenario. */
@@ -284,6 +289,7 @@ export function buildScenarios(): Scenario[] {
       ...pageA,
       minimumUpstream: { readInventory: 0, calculateListingFee: 0 },
       facadeEnv: { RESPONSE_CACHE_TTL_MS: String(RESPONSE_CACHE_TTL_MS) },
+      floorEnv: { FLOOR_RESPONSE_CACHE_TTL_MS: String(RESPONSE_CACHE_TTL_MS) },
       repeated: true,
     },
     {

@@ -4,14 +4,17 @@
 // copy its fields (with the service's own item field resolvers), and nothing else: no DataLoaders,
 // envelop plugins, limits, metrics, logging, retries or checks of the page's shape. It answers the
 // pages without listing fees (scenarios a, c, e, g, i) and the fee mutation (d), whose one
-// resolver makes the baseline's fee call.
+// resolver makes the baseline's fee call. With FLOOR_RESPONSE_CACHE_TTL_MS it also runs Yoga's
+// response-cache plugin at its defaults, keyed by the Authorization header, for the cached reads of (f).
 // The facade's cost over this floor is what the service itself adds; this floor's cost over the
 // baseline is what Yoga and GraphQL execution cost before any of it.
 import { createServer } from 'node:http';
 import { buildSubgraphSchema } from '@apollo/subgraph';
-import { createYoga } from 'graphql-yoga';
+import { useResponseCache } from '@graphql-yoga/plugin-response-cache';
+import { createYoga, type Plugin } from 'graphql-yoga';
 import { useCompiledExecution } from '../../src/plugins/compiled-execution.js';
 import { parseCredentials } from '../../src/credentials.js';
+import { encodeGlobalId } from '../../src/global-id.js';
 import { encodeItemCursor, inventoryTag } from '../../src/inventory/cursor.js';
 import { ITEM_INVENTORY, type InventoryRef } from '../../src/inventory/model.js';
 import { InventoryItem } from '../../src/resolvers/InventoryItem.js';
@@ -26,6 +29,7 @@ interface Context {
 }
 
 const port = Number(process.env.FLOOR_PORT ?? 4030);
+const cacheTtlMs = Number(process.env.FLOOR_RESPONSE_CACHE_TTL_MS ?? 0);
 const partner = createPartnerCaller(process.env.PARTNER_API_URL ?? 'http://127.0.0.1:4010', process.env.PARTNER_APP_KEY ?? '');
 
 /**
@@ -60,6 +64,8 @@ const schema = buildSubgraphSchema([{
       }),
     },
     Inventory: {
+      // The service's id; Yoga's response cache selects it on every object that has one.
+      id: (ref: InventoryRef) => encodeGlobalId({ type: 'Inventory', platformId: ref.platformId, appId: ref.appId }),
       totalCount: async (ref: InventoryRef, _args: unknown, context: Context) => {
         await Promise.resolve();
         return (await pageOf(ref, context)).total ?? null;
@@ -94,7 +100,13 @@ const yoga = createYoga<object, Context>({
   schema,
   context: ({ request }) => ({ request, pages: new Map() }),
   // graphql-jit, as the facade executes; FLOOR_EXECUTOR=graphql-js measures Yoga's own executor.
-  plugins: process.env.FLOOR_EXECUTOR === 'graphql-js' ? [] : [useCompiledExecution()],
+  plugins: [
+    ...(process.env.FLOOR_EXECUTOR === 'graphql-js' ? [] : [useCompiledExecution()]),
+    // After the executor, as in the facade: the cache wraps whichever execute it finds.
+    ...(cacheTtlMs > 0
+      ? [useResponseCache({ session: (request: Request) => request.headers.get('authorization'), ttl: cacheTtlMs }) as Plugin]
+      : []),
+  ],
   graphiql: false,
   landingPage: false,
   maxRequestBodySize: false,

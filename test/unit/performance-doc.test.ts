@@ -54,3 +54,29 @@ describe('the report of (g)', () => {
     );
   });
 });
+
+describe('the report of (f)', () => {
+  const figures = (rps: number) => ({ rps, p50: 3, p99: 10, cpuMsPerRequest: 0.3 });
+  it("gives what Yoga's own response cache reaches beside the verdict", () => {
+    const results: BenchResults = {
+      date: '2026-11-26T00:00:00.000Z',
+      machine: { cores: 2, cpuModel: 'test', memoryGiB: 1, node: 'v26.10.0' },
+      settings: { rounds: 1, durationS: 3 },
+      scenarios: [
+        {
+          id: 'f',
+          title: 'cached reads',
+          connections: 10,
+          medians: { facade: figures(3300), baseline: figures(1300), [FLOOR_TARGET]: figures(2500) },
+          ratioFacadeToBaseline: figures(2.54),
+          ratioFloorToBaseline: figures(1.92),
+          upstreamCallsPerOperation: { facade: { readInventory: 0, calculateListingFee: 0 } },
+          minimumUpstreamCalls: { readInventory: 0, calculateListingFee: 0 },
+          facadePeakRssMiB: 100,
+        },
+      ],
+    };
+    const line = renderReport(results).split('\n').find((text) => text.startsWith('- (f)'));
+    expect(line).toBe("- (f) req/s ≥ 3 × the baseline's: 2.54, **missed** (the Yoga floor with Yoga's response cache at its defaults: 1.92 × the req/s)");
+  });
+});
