@@ -83,10 +83,10 @@ export type ScenarioId = 'a' | 'a32' | 'ad' | 'b' | 'c' | 'd' | 'e' | 'f' | 'g' 
 
 /**
  * The Yoga floor's target name (test/bench/yoga-floor.ts), and the scenarios it answers: pages
- * without listing fees, the fee mutation, and (f)'s cached reads with Yoga's response cache.
+ * with and without listing fees, the fee mutation, and (f)'s cached reads with Yoga's response cache.
  */
 export const FLOOR_TARGET = 'yoga-floor';
-export const FLOOR_SCENARIOS: ReadonlySet<ScenarioId> = new Set(['a', 'a32', 'c', 'd', 'e', 'f', 'g', 'i']);
+export const FLOOR_SCENARIOS: ReadonlySet<ScenarioId> = new Set(['a', 'a32', 'b', 'c', 'd', 'e', 'f', 'g', 'i']);
 /** The peer (test/bench/apollo-peer.ts) answers (a)'s query, at both connection counts. */
 export const PEER_TARGET = 'apollo-peer';
 export const PEER_SCENARIOS: ReadonlySet<ScenarioId> = new Set(['a', 'a32']);

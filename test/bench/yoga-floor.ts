@@ -3,12 +3,14 @@
 // served by Yoga's node adapter, and resolvers that make the baseline's one upstream call and
 // copy its fields (with the service's own item field resolvers), and nothing else: no DataLoaders,
 // envelop plugins, limits, metrics, logging, retries or checks of the page's shape. It answers the
-// pages without listing fees (scenarios a, c, e, g, i) and the fee mutation (d), whose one
-// resolver makes the baseline's fee call. With FLOOR_RESPONSE_CACHE_TTL_MS it also runs Yoga's
+// pages (scenarios a, c, e, g, i), their listing fees (b) through one DataLoader per request, the
+// least that puts a page's fee fields into the baseline's one fee call, and the fee mutation (d),
+// whose one resolver makes the baseline's fee call. With FLOOR_RESPONSE_CACHE_TTL_MS it also runs Yoga's
 // response-cache plugin at its defaults, keyed by the Authorization header, for the cached reads of (f).
 // The facade's cost over this floor is what the service itself adds; this floor's cost over the
 // baseline is what Yoga and GraphQL execution cost before any of it.
 import { createServer } from 'node:http';
+import DataLoader from 'dataloader';
 import { buildSubgraphSchema } from '@apollo/subgraph';
 import { useResponseCache } from '@graphql-yoga/plugin-response-cache';
 import { createYoga, type Plugin } from 'graphql-yoga';
@@ -26,6 +28,8 @@ interface Context {
   request: Request;
   /** The one upstream page of this request, by inventory. */
   pages: Map<string, Promise<Json>>;
+  /** The listing fees of this request's items, at their prices, in one partner call. */
+  fees: DataLoader<Json, Json>;
 }
 
 const port = Number(process.env.FLOOR_PORT ?? 4030);
@@ -92,13 +96,23 @@ const schema = buildSubgraphSchema([{
       },
     },
     // The service's own conversions of item fields (its listingFee needs loaders; the floor has none).
-    InventoryItem: { id: InventoryItem.id!, tradableTime: InventoryItem.tradableTime!, systemTime: InventoryItem.systemTime! },
+    InventoryItem: {
+      id: InventoryItem.id!,
+      tradableTime: InventoryItem.tradableTime!,
+      systemTime: InventoryItem.systemTime!,
+      listingFee: (item: Json, { price }: { price: number }, context: Context) =>
+        context.fees.load({ price, styleToken: item.styleToken, token: item.token }),
+    },
   },
 }]);
 
 const yoga = createYoga<object, Context>({
   schema,
-  context: ({ request }) => ({ request, pages: new Map() }),
+  context: ({ request }) => ({
+    request,
+    pages: new Map(),
+    fees: new DataLoader<Json, Json>((entries) => partner.calculateListingFees([...entries])),
+  }),
   // graphql-jit, as the facade executes; FLOOR_EXECUTOR=graphql-js measures Yoga's own executor.
   plugins: [
     ...(process.env.FLOOR_EXECUTOR === 'graphql-js' ? [] : [useCompiledExecution()]),
