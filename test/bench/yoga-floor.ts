@@ -1,11 +1,11 @@
 // The benchmark's Yoga floor (`npm run bench -- --floor`): the least a facade built on this
 // stack (Yoga 5, graphql-jit) can cost. Yoga 5 with the service's own schema and graphql-jit executor,
-// served by Yoga's node adapter, and resolvers that make the baseline's one upstream call and
-// copy its fields (with the service's own item field resolvers), and nothing else: no DataLoaders,
-// envelop plugins, limits, metrics, logging, retries or checks of the page's shape. It answers the
-// pages (scenarios a, c, e, g, i), their listing fees (b) through one DataLoader per request, the
-// least that puts a page's fee fields into the baseline's one fee call, and the fee mutation (d),
-// whose one resolver makes the baseline's fee call. With FLOOR_RESPONSE_CACHE_TTL_MS it also runs Yoga's
+// served by Yoga's node adapter, and resolvers that make the baseline's upstream calls and copy
+// their fields (with the service's own item field resolvers), and nothing else: no envelop plugins,
+// limits, metrics, logging, retries or checks of the page's shape. It answers the pages (scenarios
+// a, c, e, g, i); their listing fees (b) through one DataLoader a request at its defaults, the least
+// that puts a page's fee fields into the baseline's one fee call; and the fee mutation (d), whose
+// one resolver makes the baseline's fee call. With FLOOR_RESPONSE_CACHE_TTL_MS it also runs Yoga's
 // response-cache plugin at its defaults, keyed by the Authorization header, for the cached reads of (f).
 // The facade's cost over this floor is what the service itself adds; this floor's cost over the
 // baseline is what Yoga and GraphQL execution cost before any of it.
@@ -95,7 +95,7 @@ const schema = buildSubgraphSchema([{
         };
       },
     },
-    // The service's own conversions of item fields (its listingFee needs loaders; the floor has none).
+    // The service's own conversions of item fields; listingFee is the floor's own (the service's checks its price).
     InventoryItem: {
       id: InventoryItem.id!,
       tradableTime: InventoryItem.tradableTime!,
