@@ -25,26 +25,34 @@ describe('docs/performance.md', () => {
   });
 });
 
+type Scenario = NonNullable<BenchResults['scenarios']>[number];
+
+/** A made-up run of one scenario, with what every scenario has filled in. */
+const runOf = (scenario: Pick<Scenario, 'id' | 'medians' | 'ratioFacadeToBaseline'> & Partial<Scenario>): BenchResults => ({
+  date: '2026-11-26T00:00:00.000Z',
+  machine: { cores: 2, cpuModel: 'test', memoryGiB: 1, node: 'v26.10.0' },
+  settings: { rounds: 3, durationS: 3 },
+  scenarios: [
+    {
+      title: `scenario ${scenario.id}`,
+      connections: 10,
+      upstreamCallsPerOperation: { facade: { readInventory: 1, calculateListingFee: 0 } },
+      minimumUpstreamCalls: { readInventory: 1, calculateListingFee: 0 },
+      facadePeakRssMiB: 100,
+      ...scenario,
+    },
+  ],
+});
+
 describe('the report of (g)', () => {
   const figures = (p50: number, p99: number) => ({ rps: 200, p50, p99, cpuMsPerRequest: 1 });
-  const run = (rounds: Record<string, number[]>): BenchResults => ({
-    date: '2026-11-26T00:00:00.000Z',
-    machine: { cores: 2, cpuModel: 'test', memoryGiB: 1, node: 'v26.10.0' },
-    settings: { rounds: 3, durationS: 3 },
-    scenarios: [
-      {
-        id: 'g',
-        title: 'open load',
-        connections: 200,
-        medians: { facade: figures(55, 70), baseline: figures(54, 62), [FLOOR_TARGET]: figures(54.5, 65) },
-        ratioFacadeToBaseline: figures(1, 1),
-        upstreamCallsPerOperation: { facade: { readInventory: 1, calculateListingFee: 0 } },
-        minimumUpstreamCalls: { readInventory: 1, calculateListingFee: 0 },
-        facadePeakRssMiB: 100,
-        rounds: Object.fromEntries(Object.entries(rounds).map(([target, p99s]) => [target, p99s.map((p99) => ({ p50: 50, p99 }))])),
-      },
-    ],
-  });
+  const run = (rounds: Record<string, number[]>): BenchResults =>
+    runOf({
+      id: 'g',
+      medians: { facade: figures(55, 70), baseline: figures(54, 62), [FLOOR_TARGET]: figures(54.5, 65) },
+      ratioFacadeToBaseline: figures(1, 1),
+      rounds: Object.fromEntries(Object.entries(rounds).map(([target, p99s]) => [target, p99s.map((p99) => ({ p50: 50, p99 }))])),
+    });
 
   it("gives the floor's own added latency and the range of the rounds' p99 differences beside the verdict", () => {
     const line = renderReport(run({ facade: [70, 100, 64], baseline: [62, 61, 75] })).split('\n').find((text) => text.startsWith('- (g)'));
@@ -58,24 +66,12 @@ describe('the report of (g)', () => {
 describe('the report of (f)', () => {
   const figures = (rps: number) => ({ rps, p50: 3, p99: 10, cpuMsPerRequest: 0.3 });
   it("gives what Yoga's own response cache reaches beside the verdict", () => {
-    const results: BenchResults = {
-      date: '2026-11-26T00:00:00.000Z',
-      machine: { cores: 2, cpuModel: 'test', memoryGiB: 1, node: 'v26.10.0' },
-      settings: { rounds: 1, durationS: 3 },
-      scenarios: [
-        {
-          id: 'f',
-          title: 'cached reads',
-          connections: 10,
-          medians: { facade: figures(3300), baseline: figures(1300), [FLOOR_TARGET]: figures(2500) },
-          ratioFacadeToBaseline: figures(2.54),
-          ratioFloorToBaseline: figures(1.92),
-          upstreamCallsPerOperation: { facade: { readInventory: 0, calculateListingFee: 0 } },
-          minimumUpstreamCalls: { readInventory: 0, calculateListingFee: 0 },
-          facadePeakRssMiB: 100,
-        },
-      ],
-    };
+    const results = runOf({
+      id: 'f',
+      medians: { facade: figures(3300), baseline: figures(1300), [FLOOR_TARGET]: figures(2500) },
+      ratioFacadeToBaseline: figures(2.54),
+      ratioFloorToBaseline: figures(1.92),
+    });
     const line = renderReport(results).split('\n').find((text) => text.startsWith('- (f)'));
     expect(line).toBe("- (f) req/s ≥ 3 × the baseline's: 2.54, **missed** (the Yoga floor with Yoga's response cache at its defaults: 1.92 × the req/s)");
   });
