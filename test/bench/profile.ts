@@ -198,10 +198,12 @@ async function main(): Promise<void> {
     targets.push({
       name: FLOOR_TARGET,
       facade: false,
-      // Under start:prod's flags, as in the bench.
+      // Under start:prod's flags and with the scenario's own floor environment (Yoga's response
+      // cache in (f)), as in the bench.
       child: await startFloor(ROOT, FLOOR_TARGET, simulator.url, DEMO_APP_KEY, {
         execArgv: [...prod.nodeArgs, ...profiled(FLOOR_TARGET)],
         onStdout: hearGc(FLOOR_TARGET),
+        env: scenario.floorEnv,
       }),
     });
   }
