@@ -3,12 +3,12 @@
 // no request (each replica works on its own, warns once, and reports it), and sharing resumes by
 // itself once Redis is back.
 import { print } from 'graphql';
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { operationCost } from '../../src/plugins/operation-cost.js';
 import { buildSchema } from '../../src/schema.js';
 import { platformIdWithSize } from '../../src/simulator/data.js';
 import { InventoryPageDocument } from '../generated/graphql.js';
-import { startRedisServer, type RedisServer } from '../support/redis.js';
+import { redisSeenBy, redisStateOf, startRedisServer, type RedisServer } from '../support/redis.js';
 import { errorCodes, expectNoGraphQLErrors, startTestkit, type Testkit } from '../support/testkit.js';
 
 const TTL_MS = 60_000;
@@ -27,7 +27,7 @@ beforeAll(async () => {
   const config = { redisUrl: redis.url, responseCacheTtlMs: TTL_MS, rateLimit: { max: BUDGET * READ_PRICE, windowMs: 60_000 } };
   a = await startTestkit({ config });
   b = await startTestkit({ config, sharedSimulator: a.simulator });
-  await redisSeenBy(a, b, 'up');
+  await redisSeenBy('up', a, b);
 });
 
 afterAll(async () => {
@@ -43,23 +43,6 @@ function read(replica: Testkit, token: string, size: number) {
 }
 
 const inventoryCalls = () => a.simulator.callsOf('readInventory').length;
-
-async function redisState(replica: Testkit): Promise<{ readiness: unknown; gauge: string | undefined }> {
-  const readiness = ((await (await fetch(`${replica.url}/readiness`)).json()) as { redis?: string }).redis;
-  const metrics = await (await fetch(`${replica.url}/metrics`)).text();
-  return { readiness, gauge: /^tradegraph_redis_up (\d)$/m.exec(metrics)?.[1] };
-}
-
-/** Waits (bounded) until both replicas' connections report Redis in this state. */
-async function redisSeenBy(first: Testkit, second: Testkit, state: 'up' | 'down') {
-  await vi.waitFor(
-    () => {
-      expect(first.service.redis!.up).toBe(state === 'up');
-      expect(second.service.redis!.up).toBe(state === 'up');
-    },
-    { timeout: 15_000, interval: 50 },
-  );
-}
 
 describe('a fleet of two replicas sharing one Redis', () => {
   it('shares cached pages per credential: A then B costs one partner call; another credential costs its own', async () => {
@@ -160,7 +143,7 @@ describe('a fleet of two replicas sharing one Redis', () => {
 
   it('answers every request while Redis is down, each replica on its own, and shares again once it is back', async () => {
     await redis.stop();
-    await redisSeenBy(a, b, 'down');
+    await redisSeenBy('down', a, b);
     a.simulator.reset();
 
     // The cache is bypassed: each replica asks the partner, and no request fails.
@@ -172,16 +155,16 @@ describe('a fleet of two replicas sharing one Redis', () => {
     expectNoGraphQLErrors(await read(b, 'fleet-token-outage-budget', 24));
 
     for (const replica of [a, b]) {
-      expect(await redisState(replica)).toEqual({ readiness: 'down', gauge: '0' });
+      expect(await redisStateOf(replica.url)).toEqual({ readiness: 'down', gauge: '0' });
       // One warning for the outage, however many reconnection attempts failed meanwhile.
       expect(replica.logs.filter((line) => line.includes('Redis is unreachable'))).toHaveLength(1);
       expect((await fetch(`${replica.url}/readiness`)).status).toBe(200);
     }
 
     await redis.start();
-    await redisSeenBy(a, b, 'up');
+    await redisSeenBy('up', a, b);
     for (const replica of [a, b]) {
-      expect(await redisState(replica)).toEqual({ readiness: 'up', gauge: '1' });
+      expect(await redisStateOf(replica.url)).toEqual({ readiness: 'up', gauge: '1' });
       expect(replica.logs.filter((line) => line.includes('Redis is reachable again'))).toHaveLength(1);
     }
     a.simulator.reset();

@@ -8,7 +8,7 @@ import { operationCost } from '../../src/plugins/operation-cost.js';
 import { buildSchema } from '../../src/schema.js';
 import { platformIdWithSize } from '../../src/simulator/data.js';
 import { InventoryTotalDocument } from '../generated/graphql.js';
-import { redisStateOf, startRedisServer, type RedisServer } from '../support/redis.js';
+import { redisSeenBy, redisStateOf, startRedisServer, type RedisServer } from '../support/redis.js';
 import { errorCodes, expectNoGraphQLErrors, logLinesStartingWith, startTestkit, type Testkit } from '../support/testkit.js';
 
 const variables = { platformId: platformIdWithSize(3), appId: 730 };
@@ -23,7 +23,7 @@ beforeAll(async () => {
   redis = await startRedisServer();
   // No response cache: the limit's counts are the only commands a request sends.
   kit = await startTestkit({ config: { redisUrl: redis.url, rateLimit: { max: BUDGET, windowMs: 60_000 } } });
-  await vi.waitFor(() => expect(kit.service.redis!.up).toBe(true), { timeout: 15_000, interval: 50 });
+  await redisSeenBy('up', kit);
 });
 
 afterAll(async () => {

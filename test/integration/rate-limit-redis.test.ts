@@ -2,10 +2,10 @@
 // RATE_LIMIT_MAX=5. The fee calls of made-up tokens spend one budget for the whole fleet, whichever
 // replica they reach; the record of accepted credentials is each replica's own, so a token read on
 // one replica has fees of its own there only; Redis keys hold no token.
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { platformIdWithSize } from '../../src/simulator/data.js';
 import { CalculateListingFeeDocument, InventoryTotalDocument } from '../generated/graphql.js';
-import { startRedisServer, type RedisServer } from '../support/redis.js';
+import { redisSeenBy, startRedisServer, type RedisServer } from '../support/redis.js';
 import { errorCodes, expectNoGraphQLErrors, startTestkit, type Testkit } from '../support/testkit.js';
 
 const BUDGET = 5;
@@ -22,13 +22,7 @@ beforeAll(async () => {
   const config = { redisUrl: redis.url, rateLimit: { max: BUDGET, windowMs: 60_000 } };
   a = await startTestkit({ config });
   b = await startTestkit({ config, sharedSimulator: a.simulator });
-  await vi.waitFor(
-    () => {
-      expect(a.service.redis!.up).toBe(true);
-      expect(b.service.redis!.up).toBe(true);
-    },
-    { timeout: 15_000, interval: 50 },
-  );
+  await redisSeenBy('up', a, b);
 });
 
 afterAll(async () => {

@@ -4,7 +4,7 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { platformIdWithSize } from '../../src/simulator/data.js';
 import { InventoryPageDocument } from '../generated/graphql.js';
-import { startRedisServer, type RedisServer, redisStateOf } from '../support/redis.js';
+import { redisSeenBy, redisStateOf, startRedisServer, type RedisServer } from '../support/redis.js';
 import { expectNoGraphQLErrors, logLinesStartingWith, startTestkit, type Testkit } from '../support/testkit.js';
 
 const REQUESTS_WHILE_HUNG = 20;
@@ -18,7 +18,7 @@ beforeAll(async () => {
   kit = await startTestkit({
     config: { redisUrl: redis.url, responseCacheTtlMs: 60_000, rateLimit: { max: 1000, windowMs: 60_000 } },
   });
-  await vi.waitFor(() => expect(kit.service.redis!.up).toBe(true), { timeout: 15_000, interval: 50 });
+  await redisSeenBy('up', kit);
 });
 
 afterAll(async () => {

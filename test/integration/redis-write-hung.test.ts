@@ -5,7 +5,7 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { platformIdWithSize } from '../../src/simulator/data.js';
 import { InventoryPageDocument } from '../generated/graphql.js';
-import { redisStateOf, startRedisServer, type RedisServer } from '../support/redis.js';
+import { redisSeenBy, redisStateOf, startRedisServer, type RedisServer } from '../support/redis.js';
 import { expectNoGraphQLErrors, logLinesStartingWith, startTestkit, type Testkit } from '../support/testkit.js';
 
 const page = (size: number) => ({ platformId: platformIdWithSize(size), appId: 730, first: 2 });
@@ -17,7 +17,7 @@ beforeAll(async () => {
   redis = await startRedisServer();
   // No rate limit: the response cache's GET and SET are the only commands a request sends.
   kit = await startTestkit({ config: { redisUrl: redis.url, responseCacheTtlMs: 60_000 } });
-  await vi.waitFor(() => expect(kit.service.redis!.up).toBe(true), { timeout: 15_000, interval: 50 });
+  await redisSeenBy('up', kit);
 });
 
 afterAll(async () => {

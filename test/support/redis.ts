@@ -6,6 +6,7 @@ import { once } from 'node:events';
 import { createInterface } from 'node:readline';
 import getPort from 'get-port';
 import { Redis } from 'ioredis';
+import { expect, vi } from 'vitest';
 import { findRedisServer } from '../../src/federation/redis-server.js';
 
 export function ensureRedisServer(): string {
@@ -119,4 +120,19 @@ export async function redisStateOf(serviceUrl: string): Promise<{ readiness: unk
   const readiness = ((await (await fetch(`${serviceUrl}/readiness`)).json()) as { redis?: string }).redis;
   const metrics = await (await fetch(`${serviceUrl}/metrics`)).text();
   return { readiness, gauge: /^tradegraph_redis_up (\d)$/m.exec(metrics)?.[1] };
+}
+
+/** A service in a test, as far as its Redis connection goes. */
+interface RedisUser {
+  service: { redis: { up: boolean } | null };
+}
+
+/** Waits (bounded) until every one of these services' connections reports Redis in this state. */
+export async function redisSeenBy(state: 'up' | 'down', ...services: RedisUser[]): Promise<void> {
+  await vi.waitFor(
+    () => {
+      for (const { service } of services) expect(service.redis?.up).toBe(state === 'up');
+    },
+    { timeout: 15_000, interval: 50 },
+  );
 }
