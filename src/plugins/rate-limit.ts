@@ -59,8 +59,15 @@ export function useRateLimit({ max, windowMs, accepted, redis }: RateLimitOption
         spent.push([limiter, key, points]);
         if (refusal) {
           // What was refused is not spent, nor the rest of this operation's spend: a smaller
-          // operation may still use what is left.
-          await Promise.all(spent.map(([by, refunded, back]) => by.reward(refunded, back).catch(() => undefined)));
+          // operation may still use what is left. A refund that misses its deadline marks Redis
+          // down as a count's does; one that fails is lost (the window ends it).
+          await Promise.all(
+            spent.map(([by, refunded, back]) =>
+              by.reward(refunded, back).catch((error: unknown) => {
+                if (by === shared) redis?.commandFailed(error);
+              }),
+            ),
+          );
           const retryAfter = Math.max(1, Math.ceil(refusal.msBeforeNext / 1000));
           throw new OperationRateLimitedError(max, windowMs, retryAfter, points, credential !== null && key === ANONYMOUS);
         }

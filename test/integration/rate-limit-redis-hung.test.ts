@@ -2,7 +2,7 @@
 // the limit's own command has the command deadline, and missing it marks Redis down at once (one
 // warning naming a command, not the heartbeat), the replica counting on its own meanwhile. Redis
 // hangs writes only (CLIENT PAUSE WRITE), so the heartbeat's PINGs are answered: only the limit's
-// count can find the hang.
+// count can find the hang. So too when Redis hangs on the refund of a refused operation's spend.
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { operationCost } from '../../src/plugins/operation-cost.js';
 import { buildSchema } from '../../src/schema.js';
@@ -55,5 +55,30 @@ describe('a rate limit whose Redis hangs', () => {
     await vi.waitFor(async () => expect(await redisStateOf(kit.url)).toEqual({ readiness: 'up', gauge: '1' }), { timeout: 15_000, interval: 100 });
     expect(warnings()).toHaveLength(1);
     expectNoGraphQLErrors(await read('hung-limit-token-after'));
+  });
+});
+
+describe('a rate limit whose Redis hangs on the refund of a refused operation', () => {
+  it('refuses the operation and marks Redis down by the refund, its own command', async () => {
+    const token = 'hung-refund-token';
+    for (let spent = 0; spent < READS; spent++) expectNoGraphQLErrors(await read(token));
+    expect(await redisStateOf(kit.url)).toEqual({ readiness: 'up', gauge: '1' });
+
+    // Redis hangs its writes just as the refund is sent, and not before: the refused count is
+    // answered, then the refund (the limiter's count with negative points) meets the pause.
+    const connection = (await kit.service.redis!.client()) as unknown as { rlflxIncr(args: string[]): Promise<unknown> };
+    const count = connection.rlflxIncr.bind(connection);
+    connection.rlflxIncr = async (args) => {
+      if (args[1]?.startsWith('-')) await redis.pauseWrites();
+      return count(args);
+    };
+
+    const warned = warnings().length;
+    expect(errorCodes(await read(token))).toEqual(['RATE_LIMITED']);
+    expect(await redisStateOf(kit.url)).toEqual({ readiness: 'down', gauge: '0' });
+    expect(warnings().slice(warned).map((line) => line.reason)).toEqual([expect.stringMatching(/^a command got no answer within \d+ ms$/)]);
+
+    await redis.unpauseWrites();
+    await vi.waitFor(async () => expect(await redisStateOf(kit.url)).toEqual({ readiness: 'up', gauge: '1' }), { timeout: 15_000, interval: 100 });
   });
 });
