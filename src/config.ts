@@ -2,6 +2,7 @@
 // stops the service with a message that names the variable.
 import { hash } from 'node:crypto';
 import { closeSync, fstatSync, openSync, readFileSync } from 'node:fs';
+import { getHeapStatistics } from 'node:v8';
 import { z } from 'zod';
 
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
@@ -181,13 +182,33 @@ export interface Config {
 
 export class ConfigError extends Error {}
 
-export function loadConfig(env: NodeJS.ProcessEnv): Config {
+/**
+ * Bytes of heap an answer in the in-process response cache holds per byte of the JSON it is weighed
+ * by: its text and its parsed data. Rounded up from what test/bench/cache-heap.ts measures.
+ */
+export const CACHE_HEAP_PER_JSON_BYTE = 4;
+
+/**
+ * Reads and checks the configuration. `heapLimitBytes` is the heap the process may use (V8's limit
+ * by default): an in-process response cache whose budget would take more than half of it is
+ * refused, since the budget alone would then bring the process near its heap limit.
+ */
+export function loadConfig(env: NodeJS.ProcessEnv, heapLimitBytes = getHeapStatistics().heap_size_limit): Config {
   const parsed = EnvSchema.safeParse(env);
   if (!parsed.success) {
     const problems = parsed.error.issues.map((issue) => `${issue.path.join('.')}: ${issue.message}`);
     throw new ConfigError(`Invalid configuration:\n  ${problems.join('\n  ')}`);
   }
   const values = parsed.data;
+  const inProcessCacheHeap = values.RESPONSE_CACHE_TTL_MS > 0 && values.REDIS_URL === undefined ? values.RESPONSE_CACHE_MAX_BYTES * CACHE_HEAP_PER_JSON_BYTE : 0;
+  if (inProcessCacheHeap > heapLimitBytes / 2) {
+    const mib = (bytes: number) => `${Math.round(bytes / 2 ** 20)} MiB`;
+    throw new ConfigError(
+      `Invalid configuration:\n  RESPONSE_CACHE_MAX_BYTES: ${mib(values.RESPONSE_CACHE_MAX_BYTES)} of answers would hold about ` +
+        `${mib(inProcessCacheHeap)} of heap in-process (${CACHE_HEAP_PER_JSON_BYTE} × their JSON), more than half this process's heap limit ` +
+        `of ${mib(heapLimitBytes)}; lower it, raise the heap limit (node --max-old-space-size), or share the cache through REDIS_URL`,
+    );
+  }
   const production = values.NODE_ENV === 'production';
   const trustedDocuments = values.TRUSTED_DOCUMENTS === undefined ? null : readTrustedDocuments(values.TRUSTED_DOCUMENTS);
   return {

@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { ConfigError, loadConfig } from '../../src/config.js';
+import { productionCommand } from '../support/production-command.js';
 import { MANIFEST_PATH, manifest, sha256, writeManifestFile } from '../support/trusted-documents.js';
 
 const README = readFileSync(new URL('../../README.md', import.meta.url), 'utf8');
@@ -213,5 +214,32 @@ describe('TRUSTED_DOCUMENTS and TRUSTED_DOCUMENTS_ONLY', () => {
   it('refuses TRUSTED_DOCUMENTS_ONLY=true without a manifest, and a value that is not a boolean', () => {
     expect(() => loadConfig({ TRUSTED_DOCUMENTS_ONLY: 'true' })).toThrow(/TRUSTED_DOCUMENTS_ONLY: is true but TRUSTED_DOCUMENTS is not set/);
     expect(() => loadConfig({ TRUSTED_DOCUMENTS: MANIFEST_PATH, TRUSTED_DOCUMENTS_ONLY: 'yes' })).toThrow(/TRUSTED_DOCUMENTS_ONLY/);
+  });
+});
+
+describe('RESPONSE_CACHE_MAX_BYTES against the heap limit', () => {
+  const MiB = 2 ** 20;
+  const cached = { RESPONSE_CACHE_TTL_MS: '60000', RESPONSE_CACHE_MAX_BYTES: String(64 * MiB) };
+
+  it('refuses an in-process budget that would hold more than half the heap, naming the way out', () => {
+    expect(() => loadConfig(cached, 256 * MiB)).toThrow(
+      new ConfigError(
+        'Invalid configuration:\n  RESPONSE_CACHE_MAX_BYTES: 64 MiB of answers would hold about 256 MiB of heap in-process (4 × their JSON), ' +
+          "more than half this process's heap limit of 256 MiB; lower it, raise the heap limit (node --max-old-space-size), or share the cache through REDIS_URL",
+      ),
+    );
+  });
+
+  it('takes the same budget under a heap limit twice as large, or when the cache is in Redis or off', () => {
+    expect(loadConfig(cached, 512 * MiB).responseCacheMaxBytes).toBe(64 * MiB);
+    expect(loadConfig({ ...cached, REDIS_URL: 'redis://cache:6379' }, 256 * MiB).responseCacheMaxBytes).toBe(64 * MiB);
+    expect(loadConfig({ ...cached, RESPONSE_CACHE_TTL_MS: '0' }, 256 * MiB).responseCacheMaxBytes).toBe(64 * MiB);
+  });
+
+  it("takes the default budget under start:prod's heap limit", () => {
+    const { nodeArgs } = productionCommand(process.cwd())!;
+    const oldSpaceMiB = Number(/^--max-old-space-size=(\d+)$/.exec(nodeArgs.find((arg) => arg.startsWith('--max-old-space-size=')) ?? '')?.[1]);
+    expect(oldSpaceMiB).toBeGreaterThan(0);
+    expect(loadConfig({ RESPONSE_CACHE_TTL_MS: '60000' }, oldSpaceMiB * MiB).responseCacheMaxBytes).toBe(64 * MiB);
   });
 });
