@@ -60,9 +60,11 @@ export function useRateLimit({ max, windowMs, accepted, redis }: RateLimitOption
         if (refusal) {
           // What was refused is not spent, nor the rest of this operation's spend: a smaller
           // operation may still use what is left. A refund that misses its deadline marks Redis
-          // down as a count's does; one that fails is lost (the window ends it).
+          // down as a count's does; one that fails, or that Redis is down for (marked so by
+          // another request meanwhile), is lost, and the window ends it.
+          const refunds = spent.filter(([by]) => by !== shared || redis?.up);
           await Promise.all(
-            spent.map(([by, refunded, back]) =>
+            refunds.map(([by, refunded, back]) =>
               by.reward(refunded, back).catch((error: unknown) => {
                 if (by === shared) redis?.commandFailed(error);
               }),

@@ -1,9 +1,10 @@
 // A rate limit whose Redis hangs on its counts marks Redis down as the response cache's commands do:
 // the limit's own command has the command deadline, and missing it marks Redis down at once (one
 // warning naming a command, not the heartbeat), the replica counting on its own meanwhile. Redis
-// hangs writes only (CLIENT PAUSE WRITE), so the heartbeat's PINGs are answered: only the limit's
-// count can find the hang. So too when Redis hangs on the refund of a refused operation's spend.
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+// hangs writes only (CLIENT PAUSE WRITE): a PING is answered until it queues behind a hung write,
+// so the heartbeat finds such a hang only after the command that met it. So too for the refund of
+// a refused operation's spend.
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { operationCost } from '../../src/plugins/operation-cost.js';
 import { buildSchema } from '../../src/schema.js';
 import { platformIdWithSize } from '../../src/simulator/data.js';
@@ -26,11 +27,37 @@ beforeAll(async () => {
   await redisSeenBy('up', kit);
 });
 
+/** Undoes what a test did to the service's Redis connection (see the refund's test). */
+let restoreConnection = () => {};
+
+// Whatever a test left, the next starts from Redis answering and seen up.
+afterEach(async () => {
+  restoreConnection();
+  restoreConnection = () => {};
+  if (!redis || !kit) return;
+  await redis.unpauseWrites();
+  await redisSeenBy('up', kit);
+});
+
 afterAll(async () => {
-  await redis?.unpauseWrites().catch(() => undefined);
   await kit?.close();
   await redis?.stop();
 });
+
+/**
+ * Runs `around` for each count the limiter sends on the service's Redis connection (rate-limiter-
+ * flexible's `rlflxIncr` script: key, points, ...), until the test ends: a test times a real fault
+ * of Redis to one command, which no outside pause can.
+ */
+async function aroundCounts(around: (args: string[], count: () => Promise<unknown>) => Promise<unknown>): Promise<void> {
+  const connection = (await kit.service.redis!.client()) as unknown as { rlflxIncr(args: string[]): Promise<unknown> };
+  const count = connection.rlflxIncr;
+  restoreConnection = () => (connection.rlflxIncr = count);
+  connection.rlflxIncr = (args) => around(args, () => count.call(connection, args));
+}
+
+/** A refund is the limiter's count with negative points. */
+const isRefund = (args: string[]) => args[1]?.startsWith('-') ?? false;
 
 const read = (token: string) => kit.execute(InventoryTotalDocument, variables, { token });
 
@@ -65,13 +92,11 @@ describe('a rate limit whose Redis hangs on the refund of a refused operation', 
     expect(await redisStateOf(kit.url)).toEqual({ readiness: 'up', gauge: '1' });
 
     // Redis hangs its writes just as the refund is sent, and not before: the refused count is
-    // answered, then the refund (the limiter's count with negative points) meets the pause.
-    const connection = (await kit.service.redis!.client()) as unknown as { rlflxIncr(args: string[]): Promise<unknown> };
-    const count = connection.rlflxIncr.bind(connection);
-    connection.rlflxIncr = async (args) => {
-      if (args[1]?.startsWith('-')) await redis.pauseWrites();
-      return count(args);
-    };
+    // answered, then the refund meets the pause.
+    await aroundCounts(async (args, count) => {
+      if (isRefund(args)) await redis.pauseWrites();
+      return count();
+    });
 
     const warned = warnings().length;
     expect(errorCodes(await read(token))).toEqual(['RATE_LIMITED']);
@@ -80,5 +105,24 @@ describe('a rate limit whose Redis hangs on the refund of a refused operation', 
 
     await redis.unpauseWrites();
     await vi.waitFor(async () => expect(await redisStateOf(kit.url)).toEqual({ readiness: 'up', gauge: '1' }), { timeout: 15_000, interval: 100 });
+  });
+});
+
+describe('a refused operation whose Redis another request marks down meanwhile', () => {
+  it('is refused without sending its refund to that Redis', async () => {
+    const token = 'refund-after-down-token';
+    for (let spent = 0; spent < READS; spent++) expectNoGraphQLErrors(await read(token));
+
+    // The refused count is answered; just then a command of another request misses its deadline.
+    const refunds: string[][] = [];
+    await aroundCounts(async (args, count) => {
+      if (isRefund(args)) refunds.push(args);
+      const answer = await count();
+      kit.service.redis!.commandFailed(new Error('Command timed out'));
+      return answer;
+    });
+
+    expect(errorCodes(await read(token))).toEqual(['RATE_LIMITED']);
+    expect(refunds).toEqual([]);
   });
 });
