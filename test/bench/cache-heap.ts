@@ -1,10 +1,10 @@
 // `npx tsx --expose-gc test/bench/cache-heap.ts`: how much heap the in-process response cache
 // takes per byte of the answers' JSON it is weighed by (RESPONSE_CACHE_MAX_BYTES), which is what
 // config.ts's CACHE_HEAP_PER_JSON_BYTE rounds up. The facade (under tsx, over the simulator) answers
-// eight distinct pages of a scenario; this process then fills the service's own store
-// (plugins/response-cache-store.ts) with those answers, as the cache plugin hands them over, up to
-// the default budget, and reads the heap after a full collection before and after.
-// A tool for one decision, not a benchmark; it asserts nothing.
+// a scenario's request for eight users' inventories, eight distinct pages; this process then fills
+// the service's own store (plugins/response-cache-store.ts) with those answers, each parsed anew as
+// the cache plugin hands it over, up to the default budget, and reads the heap after a full
+// collection before and after. A tool for one decision, not a benchmark; it asserts nothing.
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
@@ -13,7 +13,7 @@ import { parseArgs } from 'node:util';
 import { loadConfig } from '../../src/config.js';
 import { createInProcessStore } from '../../src/plugins/response-cache-store.js';
 import { freePort, killAllNow, runTool, startNode, startSimulatorProcess, stopAll } from './processes.js';
-import { benchFacadeEnv, buildScenarios, trustedDocumentsManifest } from './scenarios.js';
+import { benchFacadeEnv, buildScenarios, platformIdOf, trustedDocumentsManifest } from './scenarios.js';
 import { round } from './stats.js';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
@@ -34,12 +34,13 @@ async function answersOf(facadeUrl: string, scenarioId: string): Promise<string[
   const answers: string[] = [];
   for (let page = 0; page < DISTINCT_PAGES; page++) {
     const body = JSON.parse(request.body) as { variables: { platformId: string } };
-    body.variables.platformId = body.variables.platformId.replace(/\d+$/, (digits) => String(Number(digits) + page));
+    body.variables.platformId = platformIdOf(page);
     const response = await fetch(facadeUrl + request.path, { method: request.method, headers: request.headers, body: JSON.stringify(body) });
     const text = await response.text();
     if (response.status !== 200 || (JSON.parse(text) as { errors?: unknown }).errors) throw new Error(`scenario ${scenarioId}: ${text.slice(0, 300)}`);
     answers.push(text);
   }
+  if (new Set(answers).size !== DISTINCT_PAGES) throw new Error(`scenario ${scenarioId}: the ${DISTINCT_PAGES} pages are not all distinct`);
   return answers;
 }
 

@@ -153,11 +153,11 @@ function checkTargets(results: BenchResults): string[] {
   }
   const f = byId.get('f');
   if (f) {
-    // In (f) the floor answers from Yoga's own response cache, at its defaults.
+    // In (f) the floor answers from Yoga's own response cache.
     const floor = f.ratioFloorToBaseline;
     out.push(
       `(f) req/s ≥ 3 × the baseline's: ${fixed(f.ratioFacadeToBaseline.rps, 2)}, ${verdict(f.ratioFacadeToBaseline.rps >= 3)}` +
-        (floor ? ` (the Yoga floor with Yoga's response cache at its defaults: ${fixed(floor.rps, 2)} × the req/s)` : ''),
+        (floor ? ` (the Yoga floor with Yoga's own response cache: ${fixed(floor.rps, 2)} × the req/s)` : ''),
     );
   }
   const a = byId.get('a');

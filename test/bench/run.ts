@@ -81,7 +81,7 @@ interface Target {
   name: string;
   child: Child;
   /**
-   * A facade answers GraphQL, the baseline plain requests, the floor GraphQL pages without fees,
+   * A facade answers GraphQL, the baseline plain requests, the floor GraphQL in FLOOR_SCENARIOS,
    * the peer (a)'s query.
    */
   kind: 'facade' | 'baseline' | 'floor' | 'peer';
@@ -239,6 +239,8 @@ async function main(): Promise<void> {
       ? await startFacade('facade', ROOT, undefined, ownEnv)
       : null;
   const facadeOf = (scenario: Scenario) => (scenario.facadeEnv ? ownEnvFacade! : facade);
+  // The environment of the floor beside that facade, when the floor runs in such a scenario.
+  const floorEnv = args.floor ? scenarios.find((scenario) => scenario.facadeEnv && scenario.floorEnv && FLOOR_SCENARIOS.has(scenario.id))?.floorEnv : undefined;
   const baseline: Target = {
     name: 'baseline',
     kind: 'baseline',
@@ -270,10 +272,11 @@ async function main(): Promise<void> {
     // Under start:prod's Node flags, as the facade: its young generation and heap limit set the
     // collector's share of a request, and the floor is there to tell the service's code apart.
     const { nodeArgs } = buildForProduction(ROOT);
-    compared.push({ name: FLOOR_TARGET, kind: 'floor', nodeArgs, child: await startFloor(ROOT, FLOOR_TARGET, simulator.url, DEMO_APP_KEY, { execArgv: nodeArgs }) });
+    if (scenarios.some((scenario) => !scenario.facadeEnv && FLOOR_SCENARIOS.has(scenario.id))) {
+      compared.push({ name: FLOOR_TARGET, kind: 'floor', nodeArgs, child: await startFloor(ROOT, FLOOR_TARGET, simulator.url, DEMO_APP_KEY, { execArgv: nodeArgs }) });
+    }
     // The floor of the scenarios with an environment of their own (Yoga's response cache for (f)),
     // under the same name: no scenario has both floors.
-    const floorEnv = scenarios.find((scenario) => scenario.facadeEnv && scenario.floorEnv)?.floorEnv;
     if (floorEnv) {
       const child = await startFloor(ROOT, FLOOR_TARGET, simulator.url, DEMO_APP_KEY, { execArgv: nodeArgs, env: floorEnv });
       compared.push({ name: FLOOR_TARGET, kind: 'floor', nodeArgs, child, ownEnv: true });
@@ -315,7 +318,7 @@ async function main(): Promise<void> {
     date: new Date().toISOString(),
     commit: gitCommit(),
     machine: info,
-    settings: { rounds: ROUNDS, durationS: DURATION_S, warmupRequests: WARMUP_REQUESTS, facadeNodeOptions: args['facade-node-options'], listingFeeBatchMax: LISTING_FEE_BATCH_MAX, order: targets.map((t) => t.name), nodeArgs: Object.fromEntries(targets.map((t) => [t.name, t.nodeArgs])), ...(ownEnvFacade ? { ownEnvFacadeEnv: ownEnv } : {}) },
+    settings: { rounds: ROUNDS, durationS: DURATION_S, warmupRequests: WARMUP_REQUESTS, facadeNodeOptions: args['facade-node-options'], listingFeeBatchMax: LISTING_FEE_BATCH_MAX, order: targets.map((t) => t.name), nodeArgs: Object.fromEntries(targets.map((t) => [t.name, t.nodeArgs])), ...(ownEnvFacade ? { ownEnvFacadeEnv: ownEnv } : {}), ...(floorEnv ? { ownEnvFloorEnv: floorEnv } : {}) },
   };
 
   if (!args['soak-only']) {
@@ -338,6 +341,13 @@ async function main(): Promise<void> {
           20,
           scenario.repeated && target.kind !== 'baseline',
         );
+        // The floor is the least a facade can cost only while it makes the least calls: its fee
+        // loader must batch, and its response cache must answer, or its figures are of something else.
+        const calls = upstream[scenario.id]![target.name]!;
+        const least = scenario.minimumUpstream;
+        if (target.kind === 'floor' && (calls.readInventory !== least.readInventory || calls.calculateListingFee !== least.calculateListingFee)) {
+          throw new Error(`scenario ${scenario.id}: the floor made ${JSON.stringify(calls)} partner calls per operation, not the least (${JSON.stringify(least)})`);
+        }
       }
     }
     // Every facade target answers these too, not only the one reported: a facade that has served

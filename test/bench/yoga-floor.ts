@@ -6,7 +6,8 @@
 // a, c, e, g, i); their listing fees (b) through one DataLoader a request at its defaults, the least
 // that puts a page's fee fields into the baseline's one fee call; and the fee mutation (d), whose
 // one resolver makes the baseline's fee call. With FLOOR_RESPONSE_CACHE_TTL_MS it also runs Yoga's
-// response-cache plugin at its defaults, keyed by the Authorization header, for the cached reads of (f).
+// response-cache plugin with its own in-memory store and cache key, its session the Authorization
+// header, for the cached reads of (f).
 // The facade's cost over this floor is what the service itself adds; this floor's cost over the
 // baseline is what Yoga and GraphQL execution cost before any of it.
 import { createServer } from 'node:http';
@@ -34,6 +35,7 @@ interface Context {
 
 const port = Number(process.env.FLOOR_PORT ?? 4030);
 const cacheTtlMs = Number(process.env.FLOOR_RESPONSE_CACHE_TTL_MS ?? 0);
+if (!Number.isSafeInteger(cacheTtlMs) || cacheTtlMs < 0) throw new Error(`FLOOR_RESPONSE_CACHE_TTL_MS must be whole milliseconds; got ${process.env.FLOOR_RESPONSE_CACHE_TTL_MS}`);
 const partner = createPartnerCaller(process.env.PARTNER_API_URL ?? 'http://127.0.0.1:4010', process.env.PARTNER_APP_KEY ?? '');
 
 /**

@@ -131,7 +131,7 @@ interface RedisUser {
 export async function redisSeenBy(state: 'up' | 'down', ...services: RedisUser[]): Promise<void> {
   await vi.waitFor(
     () => {
-      for (const { service } of services) expect(service.redis?.up).toBe(state === 'up');
+      for (const { service } of services) expect(service.redis?.up ?? false).toBe(state === 'up');
     },
     { timeout: 15_000, interval: 50 },
   );

@@ -222,10 +222,10 @@ describe('RESPONSE_CACHE_MAX_BYTES against the heap limit', () => {
   const cached = { RESPONSE_CACHE_TTL_MS: '60000', RESPONSE_CACHE_MAX_BYTES: String(64 * MiB) };
 
   it('refuses an in-process budget that would hold more than half the heap, naming the way out', () => {
-    expect(() => loadConfig(cached, 256 * MiB)).toThrow(
+    expect(() => loadConfig(cached, 200 * MiB)).toThrow(
       new ConfigError(
         'Invalid configuration:\n  RESPONSE_CACHE_MAX_BYTES: 64 MiB of answers would hold about 256 MiB of heap in-process (4 × their JSON), ' +
-          "more than half this process's heap limit of 256 MiB; lower it, raise the heap limit (node --max-old-space-size), or share the cache through REDIS_URL",
+          "more than half this process's heap limit of 200 MiB; lower it, raise the heap limit (node --max-old-space-size), or share the cache through REDIS_URL",
       ),
     );
   });

@@ -73,6 +73,6 @@ describe('the report of (f)', () => {
       ratioFloorToBaseline: figures(1.92),
     });
     const line = renderReport(results).split('\n').find((text) => text.startsWith('- (f)'));
-    expect(line).toBe("- (f) req/s ≥ 3 × the baseline's: 2.54, **missed** (the Yoga floor with Yoga's response cache at its defaults: 1.92 × the req/s)");
+    expect(line).toBe("- (f) req/s ≥ 3 × the baseline's: 2.54, **missed** (the Yoga floor with Yoga's own response cache: 1.92 × the req/s)");
   });
 });
