@@ -14,6 +14,11 @@ export interface SharedRedis {
   readonly up: boolean;
   /** A caller's command failed: past its deadline, it marks Redis down until it answers again. */
   commandFailed(error: unknown): void;
+  /**
+   * Sends a command while Redis is up and answers its result; answers undefined, without sending
+   * it, while Redis is down, or when it fails (commandFailed). Callers fall back on undefined.
+   */
+  attempt<T>(command: (client: Redis) => Promise<T>): Promise<T | undefined>;
   close(): Promise<void>;
 }
 
@@ -95,12 +100,23 @@ export function connectRedis(url: string, logger: Logger, { commandTimeoutMs }: 
   }, HEARTBEAT_MS);
   heartbeat.unref();
 
+  const isUp = () => ready && answering && !closing;
+
   return {
     client: () => client,
     get up() {
-      return ready && answering && !closing;
+      return isUp();
     },
     commandFailed,
+    async attempt(command) {
+      if (!isUp()) return undefined;
+      try {
+        return await command(await client);
+      } catch (error) {
+        commandFailed(error);
+        return undefined;
+      }
+    },
     async close() {
       closing = true;
       clearInterval(heartbeat);

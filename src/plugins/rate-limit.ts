@@ -59,17 +59,8 @@ export function useRateLimit({ max, windowMs, accepted, redis }: RateLimitOption
         spent.push([limiter, key, points]);
         if (refusal) {
           // What was refused is not spent, nor the rest of this operation's spend: a smaller
-          // operation may still use what is left. A refund that misses its deadline marks Redis
-          // down as a count's does; one that fails, or that Redis is down for (marked so by
-          // another request meanwhile), is lost, and the window ends it.
-          const refunds = spent.filter(([by]) => by !== shared || redis?.up);
-          await Promise.all(
-            refunds.map(([by, refunded, back]) =>
-              by.reward(refunded, back).catch((error: unknown) => {
-                if (by === shared) redis?.commandFailed(error);
-              }),
-            ),
-          );
+          // operation may still use what is left.
+          await Promise.all(spent.map(([by, refunded, back]) => refund(shared, by, refunded, back)));
           const retryAfter = Math.max(1, Math.ceil(refusal.msBeforeNext / 1000));
           throw new OperationRateLimitedError(max, windowMs, retryAfter, points, credential !== null && key === ANONYMOUS);
         }
@@ -90,14 +81,18 @@ export function useRateLimit({ max, windowMs, accepted, redis }: RateLimitOption
     key: string,
     points: number,
   ): Promise<{ limiter: RateLimiterAbstract; refusal: RateLimiterRes | null }> {
-    if (shared && redis?.up) {
-      try {
-        return await spendFrom(shared, key, points);
-      } catch (error) {
-        redis.commandFailed(error);
-      }
-    }
-    return spendFrom(own, key, points);
+    const fromShared = shared && redis ? await redis.attempt(() => spendFrom(shared, key, points)) : undefined;
+    return fromShared ?? spendFrom(own, key, points);
+  }
+
+  /**
+   * Gives `points` of `key` back to the limiter they were spent from, the shared one through Redis
+   * as consume spends from it. A refund that fails, or that Redis is down for (marked so by another
+   * request meanwhile), is lost, and the window ends it.
+   */
+  async function refund(shared: RateLimiterAbstract | null, limiter: RateLimiterAbstract, key: string, points: number): Promise<void> {
+    if (limiter === shared) await redis?.attempt(() => limiter.reward(key, points));
+    else await limiter.reward(key, points).catch(() => undefined);
   }
 }
 

@@ -142,26 +142,17 @@ function buildResponseCacheKey(params: {
 function resilientStore(redis: SharedRedis, maxEntryBytes: number): Cache {
   return {
     get: async (id) => {
-      if (!redis.up) return undefined;
-      try {
-        const text = await (await redis.client()).get(REDIS_KEY_PREFIX + id);
-        return text === null ? undefined : (JSON.parse(text) as CachedResult);
-      } catch (error) {
-        redis.commandFailed(error);
-        return undefined;
-      }
+      const text = await redis.attempt((client) => client.get(REDIS_KEY_PREFIX + id));
+      return typeof text === 'string' ? (JSON.parse(text) as CachedResult) : undefined;
     },
     set: async (id, result, _entities, ttl) => {
       if (!redis.up) return;
       const text = JSON.stringify(result);
       if (Buffer.byteLength(text) > maxEntryBytes) return;
-      try {
-        const client = await redis.client();
-        await (Number.isFinite(ttl) ? client.set(REDIS_KEY_PREFIX + id, text, 'PX', ttl) : client.set(REDIS_KEY_PREFIX + id, text));
-      } catch (error) {
-        // Dropped: the next read of this answer goes upstream again.
-        redis.commandFailed(error);
-      }
+      // Dropped when it fails: the next read of this answer goes upstream again.
+      await redis.attempt((client) =>
+        Number.isFinite(ttl) ? client.set(REDIS_KEY_PREFIX + id, text, 'PX', ttl) : client.set(REDIS_KEY_PREFIX + id, text),
+      );
     },
     invalidate: () => undefined,
   };
