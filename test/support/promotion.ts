@@ -22,8 +22,18 @@ export const PAYLOAD_BYTES = 1024;
 export function promotedShare(make: (payload: number[]) => unknown, count = 2_000): number {
   gc({ type: 'major' });
   const before = oldSpaceUsed();
-  // A double array of 128 elements: PAYLOAD_BYTES of elements, one young object per call.
-  for (let i = 0; i < count; i++) make(new Array<number>(PAYLOAD_BYTES / 8).fill(i + 0.5));
+  // Where V8 makes a function can depend on the tier of the code that makes it: TurboFan's code
+  // made an assigned function literal young where the interpreter, Sparkplug and Maglev made it
+  // old. TurboFan takes over `make` part way through the loop, at a moment that depends on its
+  // background compile, so with it on the share is anywhere from 0 to 1 from one run to the next.
+  // With it off, `make` runs in the tiers a request's code runs in until it is hot.
+  setFlagsFromString('--no-turbofan');
+  try {
+    // A double array of 128 elements: PAYLOAD_BYTES of elements, one young object per call.
+    for (let i = 0; i < count; i++) make(new Array<number>(PAYLOAD_BYTES / 8).fill(i + 0.5));
+  } finally {
+    setFlagsFromString('--turbofan');
+  }
   gc({ type: 'minor' });
   gc({ type: 'minor' });
   return (oldSpaceUsed() - before) / (count * PAYLOAD_BYTES);
