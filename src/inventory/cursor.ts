@@ -3,7 +3,7 @@
 // inventory (so that a page can end on the partner's `total`).
 import { hash } from 'node:crypto';
 import { BadUserInputError, quote } from '../errors.js';
-import type { InventoryRef } from './model.js';
+import { MAX_ASSET_ID_DIGITS, type InventoryRef } from './model.js';
 
 export interface ItemCursor {
   /** The asset id of the edge's item; a digit string, never a number. */
@@ -13,7 +13,7 @@ export interface ItemCursor {
 }
 
 const PREFIX = 'item:v2:';
-const CURSOR_TEXT = /^item:v2:([A-Za-z0-9_-]{11}):(\d{1,9}):(\d{1,40})$/;
+const CURSOR_TEXT = new RegExp(`^item:v2:([A-Za-z0-9_-]{11}):(\\d{1,9}):(\\d{1,${MAX_ASSET_ID_DIGITS}})$`);
 
 /** A short digest of the inventory's coordinates: names it without making the cursor long. */
 export function inventoryTag(inventory: InventoryRef): string {

@@ -8,6 +8,15 @@ export interface InventoryRef {
   readonly appId: number;
 }
 
+/** Longest asset id accepted: the partner's are digit strings past 2^53, far shorter than this. */
+export const MAX_ASSET_ID_DIGITS = 64;
+const ASSET_ID = new RegExp(`^\\d{1,${MAX_ASSET_ID_DIGITS}}$`);
+/** Whether a text is an asset id as `InventoryItem.assetId` gives it (and the partner pages from). */
+export const isAssetId = (text: string): boolean => ASSET_ID.test(text);
+
+/** The largest GraphQL Int: `appId` is one in every field and argument that carries it. */
+const MAX_APP_ID = 2 ** 31 - 1;
+
 // Platform account ids are path segments upstream: short, of URL-safe characters only, and never
 // a dot segment ('.', '..'), which a normalising proxy would read as a move to another path.
 const PLATFORM_ID = /^[A-Za-z0-9._-]{1,64}$/;
@@ -27,8 +36,9 @@ export function toInventoryRef(platformId: string, appId: number): InventoryRef 
       'platformId',
     );
   }
-  if (appId <= 0) {
-    throw new BadUserInputError(`Argument 'appId' must be a positive game id; got ${appId}.`, 'appId');
+  // Arguments are GraphQL Ints already; a global id carries any JSON number, and gets the same bound.
+  if (!Number.isInteger(appId) || appId <= 0 || appId > MAX_APP_ID) {
+    throw new BadUserInputError(`Argument 'appId' must be a positive game id, at most ${MAX_APP_ID}; got ${appId}.`, 'appId');
   }
   return { platformId, appId };
 }

@@ -1,5 +1,6 @@
 // Checks of listing-fee input, made before anything is sent upstream.
 import { BadUserInputError } from '../errors.js';
+import { isAssetId, MAX_ASSET_ID_DIGITS } from '../inventory/model.js';
 import type { ListingFeeKey } from './fee-loader.js';
 import type { CalculateListingFeeInput } from '../generated/resolvers-types.js';
 
@@ -7,10 +8,6 @@ import type { CalculateListingFeeInput } from '../generated/resolvers-types.js';
 export const MAX_LISTING_FEE_ITEMS = 100;
 /** Longest token or styleToken accepted; the partner's tokens are far shorter. */
 export const MAX_TOKEN_LENGTH = 1024;
-
-/** Longest asset id accepted: the partner's are digit strings past 2^53, far shorter than this. */
-export const MAX_ASSET_ID_DIGITS = 64;
-const ASSET_ID = new RegExp(`^\\d{1,${MAX_ASSET_ID_DIGITS}}$`);
 
 export function checkPrice(price: number, what: string): void {
   if (!Number.isSafeInteger(price) || price <= 0) {
@@ -38,7 +35,7 @@ export function parseListingFeeInput(input: CalculateListingFeeInput): ListingFe
       }
     }
     const { assetId } = item;
-    if (typeof assetId === 'string' && !ASSET_ID.test(assetId)) {
+    if (typeof assetId === 'string' && !isAssetId(assetId)) {
       throw new BadUserInputError(
         `'input.items[${index}].assetId' must be an asset id as InventoryItem.assetId gives it: 1 to ${MAX_ASSET_ID_DIGITS} digits.`,
         'input.items',

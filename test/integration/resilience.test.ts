@@ -160,6 +160,27 @@ describe('hostile input and a careless partner', () => {
     expect(calls()).toHaveLength(0);
   });
 
+  // A global id is JSON the client can write: its numbers and digit strings get the bounds the
+  // same values have as arguments (appId a GraphQL Int, an asset id as long as a fee input's).
+  it.each([
+    ['an asset id of 65 digits', encodeGlobalId({ type: 'InventoryItem', platformId: DEMO_PLATFORM_ID, appId: APP_ID, assetId: '1'.repeat(65) })],
+    ['an asset id of 20,000 digits', encodeGlobalId({ type: 'InventoryItem', platformId: DEMO_PLATFORM_ID, appId: APP_ID, assetId: '9'.repeat(20_000) })],
+    ['an item of appId 2^31', encodeGlobalId({ type: 'InventoryItem', platformId: DEMO_PLATFORM_ID, appId: 2 ** 31, assetId: '1' })],
+    ['an inventory of appId 2^53 - 1', encodeGlobalId({ type: 'Inventory', platformId: DEMO_PLATFORM_ID, appId: Number.MAX_SAFE_INTEGER })],
+  ])('refuses a node id with %s as BAD_USER_INPUT, with no partner call', async (_, id) => {
+    const result = await kit().execute(NodeDocument, { id });
+    expect(errorCodes(result)).toEqual(['BAD_USER_INPUT']);
+    expect(result.data).toEqual({ node: null });
+    expect(calls()).toHaveLength(0);
+  });
+
+  it('takes a node id with an asset id of 64 digits and the largest Int appId, and asks the partner', async () => {
+    const assetId = '1'.repeat(64);
+    const id = encodeGlobalId({ type: 'InventoryItem', platformId: DEMO_PLATFORM_ID, appId: 2 ** 31 - 1, assetId });
+    expectNoGraphQLErrors(await kit().execute(NodeDocument, { id }));
+    expect(calls().map((call) => call.query.startAssetId)).toEqual([assetId]);
+  });
+
   it('percent-encodes every path segment it sends', async () => {
     expectNoGraphQLErrors(await readTotal(kit(), 'a.b_c-d'));
     expect(calls()[0]!.path).toBe(`/api/user/v2/a.b_c-d/${APP_ID}`);

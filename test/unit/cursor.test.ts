@@ -12,6 +12,13 @@ describe('item cursors', () => {
     expect(decodeItemCursor(encodeItemCursor(cursor))).toEqual(cursor);
   });
 
+  it('round-trip asset ids of 64 digits, the longest an asset id may be anywhere in the API', () => {
+    const cursor = { assetId: '9'.repeat(64), index: 0 };
+    expect(decodeItemCursor(encodeItemCursor(cursor))).toEqual(cursor);
+    const tooLong = encodeItemCursor({ assetId: '9'.repeat(65), index: 0 });
+    expect(() => decodeItemCursor(tooLong)).toThrow('is not a cursor of this API.');
+  });
+
   it('are opaque base64url text', () => {
     expect(encodeItemCursor({ assetId: '42', index: 0 })).toMatch(/^[A-Za-z0-9_-]+$/);
   });
