@@ -52,8 +52,8 @@ export const ErrorCode = {
   CSRF_HEADER_REQUIRED: 'CSRF_HEADER_REQUIRED',
   /**
    * The request is over one of the limits that `extensions.limit` names, refused before execution:
-   * the body (bodyBytes, HTTP 413), the query text (queryBytes), or the parsed operation's tokens,
-   * depth, aliases, directives or cost (HTTP 400).
+   * the body (bodyBytes, HTTP 413), the query text (queryBytes), the variables' nesting
+   * (variablesDepth), or the parsed operation's tokens, depth, aliases, directives or cost (HTTP 400).
    */
   OPERATION_LIMIT_EXCEEDED: 'OPERATION_LIMIT_EXCEEDED',
   /** A request named a trusted document (documentId or persistedQuery hash) that the manifest lacks. */
@@ -225,7 +225,7 @@ export class CsrfHeaderRequiredError extends TradegraphError {
 }
 
 /** Which limit an operation broke; see docs/limits-and-resilience.md. */
-export type OperationLimit = 'depth' | 'aliases' | 'directives' | 'tokens' | 'cost' | 'bodyBytes' | 'queryBytes';
+export type OperationLimit = 'depth' | 'aliases' | 'directives' | 'tokens' | 'cost' | 'bodyBytes' | 'queryBytes' | 'variablesDepth';
 
 /**
  * An operation refused before execution because it is too large for the service to run on the

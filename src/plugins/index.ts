@@ -23,6 +23,7 @@ import { useQuerySizeLimit } from './query-size-limit.js';
 import { useRateLimit } from './rate-limit.js';
 import { useTradegraphResponseCache } from './response-cache.js';
 import { useTrustedDocuments, type TrustedDocuments } from './trusted-documents.js';
+import { useVariablesDepthLimit } from './variables-depth-limit.js';
 
 /** What the plugins are built from: the configuration and the service's shared parts. */
 export interface PluginParts {
@@ -55,6 +56,8 @@ export const PLUGIN_ORDER: readonly PluginEntry[] = [
   { name: 'csrf-prevention', build: () => [useCsrfPrevention()] },
   // Before parsing, and before trusted documents: it measures the text the client sent, not a manifest's.
   { name: 'query-size-limit', build: ({ config }) => [useQuerySizeLimit(config.maxQueryBytes)] },
+  // Before anything walks the variables (the response cache's key serialises them all, recursively).
+  { name: 'variables-depth-limit', build: () => [useVariablesDepthLimit()] },
   // Before parsing: a documentId becomes its document, and an unknown one is refused.
   {
     name: 'trusted-documents',

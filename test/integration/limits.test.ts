@@ -16,7 +16,7 @@ const withSize = platformIdWithSize;
  * The limits as docs/limits-and-resilience.md states them, written out here rather than read from
  * the code: a limit changed in the code alone fails these tests.
  */
-const DOCUMENTED = { tokens: 2000, depth: 10, aliases: 30, directives: 50, cost: 1000, queryBytes: 32 * 1024, bodyBytes: 1024 * 1024 };
+const DOCUMENTED = { tokens: 2000, depth: 10, aliases: 30, directives: 50, cost: 1000, queryBytes: 32 * 1024, variablesDepth: 32, bodyBytes: 1024 * 1024 };
 
 const kit = useTestkit({ config: { maxBodyBytes: MAX_BODY_BYTES } });
 
@@ -158,6 +158,7 @@ describe('each documented limit: an operation exactly at it is accepted, one pas
       directives: row('Directives'),
       cost: row('Cost'),
       queryBytes: row('Query text'),
+      variablesDepth: row("Variables' nesting"),
       bodyBytes: row('Body size'),
     }).toEqual({
       tokens: String(DOCUMENTED.tokens),
@@ -166,6 +167,7 @@ describe('each documented limit: an operation exactly at it is accepted, one pas
       directives: String(DOCUMENTED.directives),
       cost: `${DOCUMENTED.cost} units`,
       queryBytes: '`MAX_QUERY_BYTES` (32 KiB)',
+      variablesDepth: `${DOCUMENTED.variablesDepth} levels of arrays and objects`,
       bodyBytes: '`MAX_BODY_BYTES` (1 MiB)',
     });
   });
@@ -220,6 +222,14 @@ describe('each documented limit: an operation exactly at it is accepted, one pas
     const padded = (bytes: number) => `{ __typename${' '.repeat(bytes - '{ __typename}'.length)}}`;
     await expectAccepted(padded(DOCUMENTED.queryBytes));
     expectRefused(await postQuery(padded(DOCUMENTED.queryBytes + 1)), 'queryBytes');
+  });
+
+  it("variables' nesting", async () => {
+    // Arrays in an object: a variable of `levels` levels, its innermost an object.
+    const nested = (levels: number) => JSON.parse(`${'['.repeat(levels - 1)}{}${']'.repeat(levels - 1)}`) as unknown;
+    const accepted = await postQuery('{ __typename }', { unused: nested(DOCUMENTED.variablesDepth) });
+    expect(accepted.body).toEqual({ data: { __typename: 'Query' } });
+    expectRefused(await postQuery('{ __typename }', { unused: nested(DOCUMENTED.variablesDepth + 1) }), 'variablesDepth');
   });
 
   describe('with the default MAX_BODY_BYTES', () => {

@@ -126,6 +126,20 @@ describe('response cache, in-process', () => {
     expect(response.status).toBe(200);
     expect(response.headers.get('cache-control')).toBeNull();
   });
+
+  it('refuses variables nested 200,000 deep with HTTP 400 before its key serialises them, and logs no error', async () => {
+    // Written as text: JSON.stringify itself would overflow the stack on such a value.
+    const deep = `${'['.repeat(200_000)}${']'.repeat(200_000)}`;
+    const response = await fetch(kit().graphqlUrl, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', authorization: `Bearer ${DEMO_ACCESS_TOKEN}` },
+      body: `{"query":"{ __typename }","variables":{"unused":${deep}}}`,
+    });
+    expect(response.status).toBe(400);
+    expect(await response.json()).toMatchObject({ errors: [{ extensions: { code: 'OPERATION_LIMIT_EXCEEDED', limit: 'variablesDepth' } }] });
+    const errorLines = kit().logs.map((line) => JSON.parse(line) as { level: number }).filter((line) => line.level >= 50);
+    expect(errorLines).toEqual([]);
+  });
 });
 
 describe('response cache, in-process, in production (no cache metadata in answers)', () => {

@@ -9,6 +9,7 @@ const ORDER = [
   'deprecated-usage',
   'csrf-prevention',
   'query-size-limit',
+  'variables-depth-limit',
   'trusted-documents',
   'incremental-delivery',
   'operation-limits',

@@ -1,0 +1,45 @@
+// Bounds how deeply a request's variables nest before anything walks them. They are JSON the client
+// wrote, and a value is walked before the operation's types have looked at it: the response cache
+// serialises all of them into its key, recursively, so a value nested a few hundred thousand deep
+// overflowed the stack there (HTTP 500). No input type of the schema nests more than a few levels.
+// Yoga runs every onParams hook even after one has answered, so the cache's key checks again.
+import type { Plugin } from 'graphql-yoga';
+import { OperationLimitError } from '../errors.js';
+
+/** Deepest nesting of arrays and objects a variable's value may have. */
+export const MAX_VARIABLES_DEPTH = 32;
+
+export function useVariablesDepthLimit<TContext extends object>(maxDepth = MAX_VARIABLES_DEPTH): Plugin<TContext> {
+  return {
+    onParams({ params, setResult }) {
+      const { variables } = params;
+      if (variables === undefined || variables === null || !nestsDeeperThan(variables, maxDepth)) return;
+      setResult({
+        errors: [
+          new OperationLimitError(
+            'variablesDepth',
+            `The operation was refused before parsing: its variables nest arrays and objects more than ${maxDepth} deep, the most this service reads.`,
+            maxDepth,
+          ),
+        ],
+      });
+    },
+  };
+}
+
+/**
+ * Whether any array or object inside the variables map sits more than `maxDepth` levels below it
+ * (a variable's own array or object is level 1). Walked with a stack of its own, so that no depth
+ * can overflow the call stack here.
+ */
+export function nestsDeeperThan(variables: object, maxDepth: number): boolean {
+  const pending: { value: object; level: number }[] = [{ value: variables, level: 0 }];
+  for (let next = pending.pop(); next; next = pending.pop()) {
+    for (const child of Object.values(next.value)) {
+      if (child === null || typeof child !== 'object') continue;
+      if (next.level + 1 > maxDepth) return true;
+      pending.push({ value: child as object, level: next.level + 1 });
+    }
+  }
+  return false;
+}
