@@ -1,7 +1,7 @@
 // Objects named by reference rather than by arguments: a global id (`Query.node`) or an entity
 // representation a federation gateway sends (`_entities`). Both are checked like arguments.
 import { BadUserInputError, quote, quoteJson } from '../errors.js';
-import { decodeGlobalId, type GlobalId } from '../global-id.js';
+import { decodeGlobalId, type GlobalId } from './global-id.js';
 import { loadInventoryItem } from './item-by-id.js';
 import { toInventoryRef, type InventoryItemModel, type InventoryRef } from './model.js';
 import type { InventoryPageLoader } from './page-loader.js';

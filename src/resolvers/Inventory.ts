@@ -1,6 +1,6 @@
 // Inventory: its id is its coordinates; totalCount and items go through the page loader. As a
 // federation entity it is keyed by `id` and by `platformId appId`.
-import { encodeGlobalId } from '../global-id.js';
+import { encodeGlobalId } from '../inventory/global-id.js';
 import { inventoryOfReference } from '../inventory/references.js';
 import { inPlace } from './references.js';
 import { loadItemConnection, parseItemsArgs } from '../inventory/paging.js';

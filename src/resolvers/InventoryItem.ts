@@ -1,6 +1,6 @@
 // InventoryItem: upstream fields pass through by name; here are only the ones that convert. As a
 // federation entity it is keyed by `id`.
-import { encodeGlobalId } from '../global-id.js';
+import { encodeGlobalId } from '../inventory/global-id.js';
 import { ITEM_INVENTORY } from '../inventory/model.js';
 import { loadInventoryItemOfReference } from '../inventory/references.js';
 import type { InventoryItemResolvers } from '../generated/resolvers-types.js';

@@ -10,7 +10,7 @@ import { startStandaloneServer } from '@apollo/server/standalone';
 import { RESTDataSource } from '@apollo/datasource-rest';
 import type { KeyValueCache } from '@apollo/utils.keyvaluecache';
 import { parseCredentials } from '../../src/credentials.js';
-import { encodeGlobalId } from '../../src/global-id.js';
+import { encodeGlobalId } from '../../src/inventory/global-id.js';
 import { encodeItemCursor, inventoryTag } from '../../src/inventory/cursor.js';
 import { DateTime, Decimal, fromUnixSeconds } from '../../src/resolvers/scalars.js';
 

@@ -17,7 +17,7 @@ import { useResponseCache } from '@graphql-yoga/plugin-response-cache';
 import { createYoga, type Plugin } from 'graphql-yoga';
 import { useCompiledExecution } from '../../src/plugins/compiled-execution.js';
 import { parseCredentials } from '../../src/credentials.js';
-import { encodeGlobalId } from '../../src/global-id.js';
+import { encodeGlobalId } from '../../src/inventory/global-id.js';
 import { encodeItemCursor, inventoryTag } from '../../src/inventory/cursor.js';
 import { ITEM_INVENTORY, type InventoryRef } from '../../src/inventory/model.js';
 import { InventoryItem } from '../../src/resolvers/InventoryItem.js';

@@ -12,7 +12,7 @@ import { promisify } from 'node:util';
 import { createGatewayRuntime } from '@graphql-hive/gateway';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { gatewayConfig } from '../../gateway.config.js';
-import { encodeGlobalId } from '../../src/global-id.js';
+import { encodeGlobalId } from '../../src/inventory/global-id.js';
 import { platformIdWithSize } from '../../src/simulator/data.js';
 import { startWishlistSubgraph, wishlistCountOf, type WishlistSubgraph } from '../fixtures/wishlist-subgraph.js';
 import { expectNoGraphQLErrors, startTestkit, type GraphQLResponse, type Testkit } from '../support/testkit.js';

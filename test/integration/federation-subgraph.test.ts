@@ -3,7 +3,7 @@
 // before any partner call, and both fields executed by graphql-jit like every other operation.
 import type { GraphQLFieldResolver, GraphQLSchema } from 'graphql';
 import { describe, expect, it } from 'vitest';
-import { encodeGlobalId } from '../../src/global-id.js';
+import { encodeGlobalId } from '../../src/inventory/global-id.js';
 import { quote } from '../../src/errors.js';
 import { assetIdAt, DEMO_ACCESS_TOKEN, platformIdWithSize } from '../../src/simulator/data.js';
 import { errorCodes, expectNoGraphQLErrors, useTestkit, type GraphQLResponse } from '../support/testkit.js';

@@ -7,7 +7,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { InventoryPageDocument, InventoryTotalDocument, NodeDocument } from '../generated/graphql.js';
 import { errorCodes, expectNoGraphQLErrors, startTestkit, useTestkit, type GraphQLResponse, type Testkit } from '../support/testkit.js';
-import { encodeGlobalId } from '../../src/global-id.js';
+import { encodeGlobalId } from '../../src/inventory/global-id.js';
 import { DEMO_APP_ID, DEMO_PLATFORM_ID, listingFeeFor, platformIdWithSize } from '../../src/simulator/data.js';
 import { startSimulator, type PartnerSimulator } from '../../src/simulator/server.js';
 import { closedPort } from '../support/ports.js';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { decodeItemCursor as decodeOn, encodeItemCursor as encodeWithTag, inventoryTag } from '../../src/inventory/cursor.js';
-import { decodeGlobalId, encodeGlobalId } from '../../src/global-id.js';
+import { decodeGlobalId, encodeGlobalId } from '../../src/inventory/global-id.js';
 
 const INVENTORY = { platformId: '76561198000000240', appId: 730 };
 const encodeItemCursor = (cursor: { assetId: string; index: number }) => encodeWithTag(cursor, inventoryTag(INVENTORY));

@@ -14,7 +14,7 @@ import {
   type GraphQLSchema,
 } from 'graphql';
 import { describe, expect, it } from 'vitest';
-import { encodeGlobalId } from '../../src/global-id.js';
+import { encodeGlobalId } from '../../src/inventory/global-id.js';
 import { ITEM_INVENTORY, toInventoryRef } from '../../src/inventory/model.js';
 import { APP_KEY_FIELDS, pricesOf } from '../../src/plugins/operation-cost.js';
 import { resolvers } from '../../src/resolvers/index.js';

@@ -1,6 +1,6 @@
 // Global object ids of the Node interface: opaque to clients, and decoded only here.
-import { BadUserInputError, quote } from './errors.js';
-import { isAssetId } from './inventory/model.js';
+import { BadUserInputError, quote } from '../errors.js';
+import { isAssetId } from './model.js';
 
 export type GlobalId =
   | { type: 'Inventory'; platformId: string; appId: number }
