@@ -1,7 +1,7 @@
 // Rate limits: a budget of RATE_LIMIT_MAX units of partner work per RATE_LIMIT_WINDOW_MS, the
 // units of the cost plan (operation-cost.ts), so an operation spends what it may cost the partner
 // rather than one. Checked as execution starts (the price needs the document and its variables),
-// before any cache lookup or partner call. Reads spend the caller's own budget; the fee mutation,
+// before any partner call; an answer from the response cache spends one unit as it is answered. Reads spend the caller's own budget; the fee mutation,
 // made with the merchant's app-key alone (APP_KEY_FIELDS), spends it only once the partner has
 // accepted the token, else the one budget of every unproven caller. With Redis the
 // counts are shared by every replica; without it (or while it is away) they are the replica's own.
@@ -13,6 +13,7 @@ import { OperationRateLimitedError } from '../errors.js';
 import type { AcceptedCredentials } from '../partner/accepted-credentials.js';
 import type { SharedRedis } from '../redis.js';
 import { operationPrice } from './operation-cost.js';
+import { servedFromResponseCache } from './response-cache.js';
 
 export interface RateLimitOptions {
   max: number;
@@ -52,21 +53,39 @@ export function useRateLimit({ max, windowMs, accepted, redis }: RateLimitOption
       const ownCost = cost === 0 ? 1 : cost - appKeyCost;
       if (ownCost > 0) spend.set(ownKey, ownCost);
       if (appKeyCost > 0) spend.set(appKeyKey, (spend.get(appKeyKey) ?? 0) + appKeyCost);
-      const { shared, own } = await limitersOf();
-      const spent: [RateLimiterAbstract, string, number][] = [];
-      for (const [key, points] of spend) {
-        const { limiter, refusal } = await consume(shared, own, key, points);
-        spent.push([limiter, key, points]);
-        if (refusal) {
-          // What was refused is not spent, nor the rest of this operation's spend: a smaller
-          // operation may still use what is left.
-          await Promise.all(spent.map(([by, refunded, back]) => refund(shared, by, refunded, back)));
-          const retryAfter = Math.max(1, Math.ceil(refusal.msBeforeNext / 1000));
-          throw new OperationRateLimitedError(max, windowMs, retryAfter, points, credential !== null && key === ANONYMOUS);
-        }
-      }
+      const refusal = await spendOrRefuse(credential, spend);
+      if (refusal) throw refusal;
+    },
+    // Yoga's response cache answers a hit before execution (in onParams), so onExecute above never
+    // sees it. The partner does no work for a hit: it spends one unit, as such an operation does,
+    // and is refused in place of the cached answer once the budget is spent. Only a credential's
+    // reads are cached, so it is always the credential's own budget.
+    async onExecutionResult({ request, result, setResult }) {
+      if (!servedFromResponseCache(result)) return;
+      const credential = credentialKeyOf(request);
+      const refusal = await spendOrRefuse(credential, new Map([[credential ?? ANONYMOUS, 1]]));
+      if (refusal) setResult({ errors: [refusal] });
     },
   };
+
+  /**
+   * Spends each key's points in turn; at the first refusal gives back what this operation already
+   * spent (a smaller operation may still use what is left) and answers the error to send.
+   */
+  async function spendOrRefuse(credential: string | null, spend: Map<string, number>): Promise<OperationRateLimitedError | null> {
+    const { shared, own } = await limitersOf();
+    const spent: [RateLimiterAbstract, string, number][] = [];
+    for (const [key, points] of spend) {
+      const { limiter, refusal } = await consume(shared, own, key, points);
+      spent.push([limiter, key, points]);
+      if (refusal) {
+        await Promise.all(spent.map(([by, refunded, back]) => refund(shared, by, refunded, back)));
+        const retryAfter = Math.max(1, Math.ceil(refusal.msBeforeNext / 1000));
+        return new OperationRateLimitedError(max, windowMs, retryAfter, points, credential !== null && key === ANONYMOUS);
+      }
+    }
+    return null;
+  }
 
   /**
    * Spends from the shared counts while Redis is up, else from the replica's own, and answers the

@@ -3,10 +3,13 @@
 // own budgets; requests without a credential share one. An operation spends what its cost plan
 // prices it at, and listing fees, made with the merchant's key, spend a credential's own budget
 // only once the partner has accepted it: made-up tokens share the one budget of tokenless requests.
+// An answer from the response cache spends one unit.
 import { print } from 'graphql';
 import { describe, expect, it } from 'vitest';
 import { platformIdWithSize } from '../../src/simulator/data.js';
-import { CalculateListingFeeDocument, InventoryTotalDocument, InventoryWithFeesDocument } from '../generated/graphql.js';
+import { operationCost } from '../../src/plugins/operation-cost.js';
+import { buildSchema } from '../../src/schema.js';
+import { CalculateListingFeeDocument, InventoryPageDocument, InventoryTotalDocument, InventoryWithFeesDocument } from '../generated/graphql.js';
 import { errorCodes, expectNoGraphQLErrors, useTestkit, type Testkit } from '../support/testkit.js';
 
 const MAX = 3;
@@ -139,6 +142,32 @@ describe('budgets that bound what they protect', () => {
     expect((await readAs(kit(), 'weighed-token')).status).toBe(200);
     expect(inventoryCalls()).toBe(reads + 1);
     expect((await readAs(kit(), 'weighed-token')).status).toBe(429);
+  });
+});
+
+describe('rate limit with the response cache', () => {
+  const page = { ...variables, first: 9 };
+  const pagePrice = operationCost(buildSchema(), InventoryPageDocument, undefined, page)!;
+  // The page's price, and two units more: two answers from the cache.
+  const kit = useTestkit({ config: { responseCacheTtlMs: 60_000, rateLimit: { max: pagePrice + 2, windowMs: WINDOW_MS } } });
+
+  it('charges an answer from the cache one unit, and refuses it in its place once the budget is spent', async () => {
+    const read = () => kit().post({ query: print(InventoryPageDocument), variables: page }, { token: 'cached-token' });
+    const first = await read();
+    expect(first.status).toBe(200);
+    expect(((await first.json()) as { extensions?: unknown }).extensions).toMatchObject({ responseCache: { hit: false, didCache: true } });
+    for (let hit = 0; hit < 2; hit++) {
+      const again = await read();
+      expect(again.status).toBe(200);
+      expect(((await again.json()) as { extensions?: unknown }).extensions).toMatchObject({ responseCache: { hit: true } });
+    }
+    const refused = await read();
+    expect(refused.status).toBe(429);
+    const body = (await refused.json()) as { data?: unknown; errors: { message: string; extensions: Record<string, unknown> }[] };
+    expect(errorCodes(body)).toEqual(['RATE_LIMITED']);
+    expect(body.data).toBeUndefined();
+    expect(refused.headers.get('retry-after')).toBe(String(body.errors[0]!.extensions.retryAfter));
+    expect(kit().simulator.callsOf('readInventory')).toHaveLength(1);
   });
 });
 
