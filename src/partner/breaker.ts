@@ -75,6 +75,9 @@ class SpreadSamplingBreaker implements IBreaker {
       // Re-inserted so that the map stays ordered by the last failure.
       values.delete(value);
       values.set(value, now);
+      // The values are the clients' (inventories, credentials): those out of the window go now,
+      // not only when the circuit would open, or a closed circuit would keep every one for good.
+      forgetBefore(values, now - this.options.windowMs);
     }
   }
 
@@ -92,13 +95,25 @@ class SpreadSamplingBreaker implements IBreaker {
   private failuresAreSpread(): boolean {
     const since = Date.now() - this.options.windowMs;
     for (const values of this.failing.values()) {
-      for (const [value, at] of values) {
-        if (at >= since) break;
-        values.delete(value);
-      }
+      forgetBefore(values, since);
       if (values.size > 0 && values.size < this.options.minimumDistinct) return false;
     }
     return true;
+  }
+
+  /** How many failing values it holds, all dimensions together. */
+  get failingValues(): number {
+    let count = 0;
+    for (const values of this.failing.values()) count += values.size;
+    return count;
+  }
+}
+
+/** Drops the values that last failed before `since`: the oldest come first in the map. */
+function forgetBefore(values: Map<string, number>, since: number): void {
+  for (const [value, at] of values) {
+    if (at >= since) break;
+    values.delete(value);
   }
 }
 
@@ -140,6 +155,11 @@ export class PartnerCircuit {
       default:
         return undefined;
     }
+  }
+
+  /** How many failing fault-domain values the breaker remembers: those of the window only. */
+  get failingValues(): number {
+    return this.breaker.failingValues;
   }
 
   /** Runs one logical call (its retries included): one outcome for the breaker, attributed to `domains`. */
