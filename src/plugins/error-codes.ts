@@ -8,14 +8,44 @@
 // and Yoga's one code outside the closed set, OPERATION_RESOLUTION_FAILURE (a document of several
 // operations and no operationName, or an operationName that names none of them), becomes
 // BAD_USER_INPUT: the request's own parameter is wrong, nothing ran, and the answer stays HTTP 400.
+//
+// The parts of a stream (@defer) carry their errors in `incremental[].errors`, which Yoga's error
+// masking does not reach (it masks a payload's own `errors` only): here they get their codes, and
+// an unexpected error there is masked as Yoga masks one anywhere else.
 import { GraphQLError, type ExecutionResult } from 'graphql';
-import type { Plugin } from 'graphql-yoga';
+import { maskError, type Plugin } from 'graphql-yoga';
 import { ErrorCode } from '../errors.js';
 
-export function useErrorCodes<TContext extends object>(): Plugin<TContext> {
+export interface ErrorCodesOptions {
+  /** Yoga's `maskedErrors.isDev`: what a masked error keeps of its original; Yoga's default when absent. */
+  isDev?: boolean;
+}
+
+export function useErrorCodes<TContext extends object>({ isDev }: ErrorCodesOptions = {}): Plugin<TContext> {
+  const streamCodes = {
+    onNext({ result, setResult }: { result: StreamPayload; setResult: (result: StreamPayload) => void }) {
+      if (!result.incremental?.some((part) => part.errors?.some((error) => error.extensions?.code === undefined))) return;
+      const coded = (error: GraphQLError): GraphQLError => {
+        if (error.extensions?.code !== undefined) return error;
+        if (!isUnexpected(error)) return withUpstreamCode(error);
+        return isUnfitLeafOfStream(error) ? unfitValueError(error) : (maskError(error, 'Unexpected error.', isDev) as GraphQLError);
+      };
+      setResult({ ...result, incremental: result.incremental.map((part) => (part.errors ? { ...part, errors: part.errors.map(coded) } : part)) });
+    },
+  };
+  // The same hooks object for every operation: nothing here depends on the request.
+  const codeErrors = {
+    onExecuteDone({ result, setResult }: { result: ExecutionResult | AsyncIterable<unknown>; setResult: (result: ExecutionResult) => void }) {
+      if (Symbol.asyncIterator in result) return streamCodes;
+      if (!result.errors?.length) return undefined;
+      // Only a result refused before execution has errors and no `data` at all.
+      if (!('data' in result)) setResult({ ...result, errors: result.errors.map(withInputCode) });
+      else if (result.errors.some(isUncodedFieldError)) setResult({ ...result, errors: result.errors.map(withUpstreamCode) });
+      return undefined;
+    },
+  };
   return {
-    // The same hooks object for every operation: nothing here depends on the request.
-    onExecute: () => CODE_ERRORS,
+    onExecute: () => codeErrors,
     onResultProcess({ result, setResult }) {
       if (Symbol.asyncIterator in result || Array.isArray(result)) return;
       const single = result as ExecutionResult;
@@ -36,14 +66,20 @@ function withoutOperationResolutionFailure(error: GraphQLError): GraphQLError {
   );
 }
 
-const CODE_ERRORS = {
-  onExecuteDone({ result, setResult }: { result: ExecutionResult | AsyncIterable<unknown>; setResult: (result: ExecutionResult) => void }) {
-    if (Symbol.asyncIterator in result || !result.errors?.length) return;
-    // Only a result refused before execution has errors and no `data` at all.
-    if (!('data' in result)) setResult({ ...result, errors: result.errors.map(withInputCode) });
-    else if (result.errors.some(isUncodedFieldError)) setResult({ ...result, errors: result.errors.map(withUpstreamCode) });
-  },
-};
+
+/** A payload of a stream after the first: the parts it delivers, each with its own errors. */
+interface StreamPayload extends ExecutionResult {
+  incremental?: readonly (ExecutionResult & { path?: readonly (string | number)[] })[];
+}
+
+/**
+ * A leaf's value the scalar refused, as the incremental executor reports it: it rethrows the
+ * scalar's GraphQLError as a plain Error of the same message (@graphql-tools/executor's
+ * completeLeafValue). A field with no selection is a leaf; a resolver's own failure is rarely a
+ * plain Error, and is masked as unexpected.
+ */
+const isUnfitLeafOfStream = (error: GraphQLError) =>
+  error.originalError?.constructor === Error && error.nodes?.length === 1 && !('selectionSet' in error.nodes[0]! && error.nodes[0].selectionSet);
 
 function withInputCode(error: GraphQLError): GraphQLError {
   if (error.extensions.code !== undefined) return error;
@@ -68,8 +104,10 @@ const isUncodedFieldError = (error: GraphQLError) =>
 const isUnexpected = (error: GraphQLError) =>
   error.originalError !== undefined && error.originalError !== null && !(error.originalError instanceof GraphQLError);
 
-function withUpstreamCode(error: GraphQLError): GraphQLError {
-  if (!isUncodedFieldError(error)) return error;
+const withUpstreamCode = (error: GraphQLError): GraphQLError => (isUncodedFieldError(error) ? unfitValueError(error) : error);
+
+/** The partner's value did not fit the field's type: named by the field's path, never quoted. */
+function unfitValueError(error: GraphQLError): GraphQLError {
   const field = error.path!.filter((segment) => typeof segment === 'string').join('.');
   return new GraphQLError(`The partner API answered a value for '${field}' that does not fit the field's type.`, {
     nodes: error.nodes,

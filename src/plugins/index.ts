@@ -71,7 +71,7 @@ export const PLUGIN_ORDER: readonly PluginEntry[] = [
   // Production only: hides the schema from validation's answers, and parser internals from the results.
   { name: 'production', build: ({ config }) => (config.production ? productionPlugins() : []) },
   // Gives code-less graphql-js errors a code as execution ends; no other plugin depends on its place.
-  { name: 'error-codes', build: () => [useErrorCodes()] },
+  { name: 'error-codes', build: ({ config }) => [useErrorCodes(config.production ? { isDev: false } : {})] },
   // Gives Yoga's bodiless refusals (406, 415) a JSON body with a code as the response leaves; it
   // touches no other answer, so its place among the others does not matter.
   { name: 'refusal-bodies', build: () => [useRefusalBodies<TradegraphContext>()] },

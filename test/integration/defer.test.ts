@@ -143,6 +143,24 @@ describe('@defer on a page with listing fees', () => {
     expect(payloads.at(-1)!.hasNext).toBe(false);
   });
 
+  it("gives a partner value that does not fit a deferred field's type UPSTREAM_BAD_RESPONSE, never quoting it", async () => {
+    kit().simulator.injectFault({ kind: 'wrong-types', operation: 'readInventory' });
+    const query = `query { inventory(platformId: "${DEMO_PLATFORM_ID}", appId: ${DEMO_APP_ID}) { items(first: 2) { nodes { assetId ... @defer { status ifTradable } } } } }`;
+    const response = await kit().post({ query }, { headers: { accept: 'multipart/mixed' } });
+    const payloads: IncrementalPayload[] = [];
+    for await (const payload of payloadsOf(response)) payloads.push(payload);
+
+    expect(payloads[0]!.errors).toBeUndefined();
+    const errors = payloads.slice(1).flatMap((payload) => (payload.incremental ?? []).flatMap((increment) => increment.errors ?? []));
+    // Two items, two fields each.
+    expect(errors).toHaveLength(4);
+    for (const error of errors) {
+      expect(error.extensions?.code).toBe('UPSTREAM_BAD_RESPONSE');
+      expect(error.message).toMatch(/^The partner API answered a value for 'inventory\.items\.nodes\.(status|ifTradable)'/);
+      expect(error.message).not.toMatch(/active|yes/);
+    }
+  });
+
   it('logs a deferred operation once its stream ends, with the outcome of every payload', async () => {
     const logged = (name: string) =>
       kit()
