@@ -56,7 +56,7 @@ const lengthPrefixed = (text: string | null | undefined) => (text === null || te
  * Entries that share an identity would get results the answer cannot tell apart (the same item at
  * two prices), so each goes to a call of its own.
  */
-const identityOf = (key: ListingFeeKey) =>
+export const identityOf = (key: ListingFeeKey): string =>
   key.assetId
     ? `asset ${key.assetId}`
     : key.token !== null

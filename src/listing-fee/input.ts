@@ -1,11 +1,17 @@
 // Checks of listing-fee input, made before anything is sent upstream.
 import { BadUserInputError } from '../errors.js';
 import { isAssetId, MAX_ASSET_ID_DIGITS } from '../inventory/model.js';
-import type { ListingFeeKey } from './fee-loader.js';
+import { cacheKeyOf, identityOf, type ListingFeeKey } from './fee-loader.js';
 import type { CalculateListingFeeInput } from '../generated/resolvers-types.js';
 
 /** Most items one `calculateListingFee` may ask for. */
 export const MAX_LISTING_FEE_ITEMS = 100;
+/**
+ * Most distinct entries of one identity (one asset, one token, or none at all) a mutation may
+ * hold. The partner's answer cannot tell such entries apart, so each goes upstream in a call of its
+ * own: without a bound, 100 items without a token made 100 partner calls with the merchant's key.
+ */
+export const MAX_LISTING_FEE_ENTRIES_PER_IDENTITY = 10;
 /** Longest token or styleToken accepted; the partner's tokens are far shorter. */
 export const MAX_TOKEN_LENGTH = 1024;
 
@@ -23,7 +29,7 @@ export function parseListingFeeInput(input: CalculateListingFeeInput): ListingFe
       'input.items',
     );
   }
-  return items.map((item, index) => {
+  const keys = items.map((item, index): ListingFeeKey => {
     checkPrice(item.price, `'input.items[${index}].price'`);
     for (const field of ['token', 'styleToken'] as const) {
       const value = item[field];
@@ -43,4 +49,27 @@ export function parseListingFeeInput(input: CalculateListingFeeInput): ListingFe
     }
     return { price: item.price, token: item.token ?? null, styleToken: item.styleToken ?? null, assetId: assetId ?? null };
   });
+  checkCallsNeeded(keys);
+  return keys;
+}
+
+/** Refuses items that would need more than MAX_LISTING_FEE_ENTRIES_PER_IDENTITY calls of their own. */
+function checkCallsNeeded(keys: readonly ListingFeeKey[]): void {
+  // Identical entries go upstream once (the loader's cache), so they are counted once.
+  const entriesOf = new Map<string, Set<string>>();
+  for (const key of keys) {
+    const identity = identityOf(key);
+    let entries = entriesOf.get(identity);
+    if (!entries) entriesOf.set(identity, (entries = new Set()));
+    entries.add(cacheKeyOf(key));
+    if (entries.size > MAX_LISTING_FEE_ENTRIES_PER_IDENTITY) {
+      const what = identity === 'untokened' ? 'have neither token, styleToken nor assetId' : 'share one token, styleToken or assetId';
+      throw new BadUserInputError(
+        `'input.items' holds more than ${MAX_LISTING_FEE_ENTRIES_PER_IDENTITY} items that ${what} at different prices: ` +
+          "the partner's answer cannot tell them apart, so each needs a partner call of its own. " +
+          'Give each item its token or assetId, or split them over several mutations.',
+        'input.items',
+      );
+    }
+  }
 }

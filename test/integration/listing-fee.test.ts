@@ -67,6 +67,31 @@ describe('calculateListingFee', () => {
     expect(feeCalls()).toHaveLength(0);
   });
 
+  // Entries the answer cannot tell apart (one token, or none, at several prices) each take a call
+  // of their own, with the merchant's key: ten such at most, so one mutation makes ten calls, not 100.
+  it('takes ten items without a token at distinct prices, in ten calls, and the same price many times in one', async () => {
+    const items = Array.from({ length: 10 }, (_, n) => ({ price: 100 + n }));
+    const result = await kit().execute(CalculateListingFeeDocument, { input: { items } });
+    expectNoGraphQLErrors(result);
+    expect(result.data.calculateListingFee.fees).toEqual(items.map((item) => listingFeeFor(item)));
+    expect(feeCalls()).toHaveLength(10);
+    kit().simulator.reset();
+    const same = Array.from({ length: 100 }, () => ({ price: 100 }));
+    expectNoGraphQLErrors(await kit().execute(CalculateListingFeeDocument, { input: { items: same } }));
+    expect(feeCalls()).toHaveLength(1);
+  });
+
+  it.each([
+    ['eleven items without a token', Array.from({ length: 11 }, (_, n) => ({ price: 100 + n }))],
+    ['eleven items of one token', Array.from({ length: 11 }, (_, n) => ({ price: 100 + n, token: token('7') }))],
+    ['one asset at eleven prices among others', [...Array.from({ length: 11 }, (_, n) => ({ price: 100 + n, assetId: '42' })), { price: 5, token: token('8') }]],
+  ])('refuses %s, which would need eleven partner calls, as BAD_USER_INPUT with no upstream call', async (_case, items) => {
+    const result = await kit().execute(CalculateListingFeeDocument, { input: { items } });
+    expect(errorCodes(result)).toEqual(['BAD_USER_INPUT']);
+    expect(result.errors![0]!.message).toMatch(/^'input\.items' holds more than 10 items that .* each needs a partner call of its own/);
+    expect(feeCalls()).toHaveLength(0);
+  });
+
   it('names the offending item', async () => {
     const result = await kit().execute(CalculateListingFeeDocument, { input: { items: [{ price: 10 }, { price: 0 }] } });
     expect(result.errors![0]!.message).toBe("'input.items[1].price' must be a positive integer; got 0.");
