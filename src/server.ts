@@ -92,6 +92,10 @@ export function createTradegraph({ config, logger, graphiqlHeaders = {}, schema 
     maxRequestBodySize: false,
     // Array batching stays off: one HTTP request, one operation, one cost check.
     batching: false,
+    // Any origin may call (front ends on their own hosts), with the bearer token in a header. Never
+    // with the browser's cookies, which nothing here reads: Yoga's default would allow credentials for
+    // whatever origin asks, which a cookie-based proxy put in front would turn into a hole.
+    cors: { credentials: false },
     // Production never shows an unexpected error's message or stack, whatever NODE_ENV Yoga sees.
     maskedErrors: config.production ? { isDev: false } : true,
     logging: yogaLogging(logger),

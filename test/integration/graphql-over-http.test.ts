@@ -154,3 +154,24 @@ describe('CSRF prevention', () => {
     expect(await response.text()).toContain('<title>tradegraph</title>');
   });
 });
+
+describe('CORS', () => {
+  it("lets any origin call with a bearer token, never with the browser's credentials", async () => {
+    const origin = 'https://front-end.example';
+    const preflight = await fetch(kit().graphqlUrl, {
+      method: 'OPTIONS',
+      headers: { origin, 'access-control-request-method': 'POST', 'access-control-request-headers': 'authorization, content-type' },
+    });
+    expect(preflight.headers.get('access-control-allow-origin')).toBe(origin);
+    expect(preflight.headers.get('access-control-allow-headers')).toMatch(/authorization/);
+    expect(preflight.headers.get('access-control-allow-credentials')).toBeNull();
+    const response = await fetch(kit().graphqlUrl, {
+      method: 'POST',
+      headers: { origin, 'content-type': 'application/json', authorization: `Bearer ${DEMO_ACCESS_TOKEN}` },
+      body: JSON.stringify({ query: '{ __typename }' }),
+    });
+    expect(response.status).toBe(200);
+    expect(response.headers.get('access-control-allow-origin')).toBe(origin);
+    expect(response.headers.get('access-control-allow-credentials')).toBeNull();
+  });
+});
