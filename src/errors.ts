@@ -118,11 +118,11 @@ export class RateLimitedError extends TradegraphError {
 /** The caller's credential has used its RATE_LIMIT_MAX operations of the current window at this service. */
 export class OperationRateLimitedError extends TradegraphError {
   readonly code = ErrorCode.RATE_LIMITED;
-  /** `unproven`: the budget refused is the one shared by tokenless requests and unproven tokens' fees. */
+  /** `unproven`: the budget refused is the one shared by the fees of every token the partner has not accepted, and of none. */
   constructor(max: number, windowMs: number, retryAfterSeconds: number, cost: number, unproven = false) {
     const budget = `${max} units of partner work per ${windowMs / 1000} s`;
     const shared = unproven
-      ? ' Listing fees of a token the partner has not accepted yet share this budget with requests without a token: read an inventory with the token first.'
+      ? ' Listing fees of a token the partner has not accepted yet share this budget with those of every other such token, and of requests without one: read an inventory with the token first.'
       : '';
     // `http` makes Yoga answer 429 with Retry-After (it strips `http` from what the client sees).
     super(

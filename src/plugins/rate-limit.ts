@@ -23,16 +23,22 @@ export interface RateLimitOptions {
   redis?: SharedRedis;
 }
 
-/** Every counter this limiter writes in Redis starts so; the rest is a SHA-256 hash or `anonymous`. */
+/** Every counter this limiter writes in Redis starts so; the rest is a SHA-256 hash, `anonymous` or `unproven-fees`. */
 export const REDIS_KEY_PREFIX = 'tradegraph:rate-limit';
 
 /**
  * Requests without a credential (or with a malformed one, which the context then refuses) share
  * one bucket: behind a load balancer the client address would be the balancer's, and a credential
- * is what the partner itself limits by. Listing fees of credentials the partner has not accepted
- * spend it too: they are made with the merchant's key, and a made-up token is no one in particular.
+ * is what the partner itself limits by.
  */
 const ANONYMOUS = 'anonymous';
+
+/**
+ * Listing fees of every caller the partner has not accepted (a made-up token is no one in
+ * particular, and no token at all) share one bucket: they are made with the merchant's key. Apart
+ * from ANONYMOUS, so that requests without a token that cost the partner nothing cannot spend it.
+ */
+const UNPROVEN_FEES = 'unproven-fees';
 
 export function useRateLimit({ max, windowMs, accepted, redis }: RateLimitOptions): Plugin<TradegraphContext> {
   // Loaded on first use, and only when a limit is configured.
@@ -47,7 +53,7 @@ export function useRateLimit({ max, windowMs, accepted, redis }: RateLimitOption
       const cost = price?.cost ?? 0;
       const appKeyCost = price?.appKeyCost ?? 0;
       const ownKey = credential ?? ANONYMOUS;
-      const appKeyKey = credential !== null && accepted.has(credential) ? credential : ANONYMOUS;
+      const appKeyKey = credential !== null && accepted.has(credential) ? credential : UNPROVEN_FEES;
       // An operation the partner does no work for is still one unit: an answer costs the service too.
       const spend = new Map<string, number>();
       const ownCost = cost === 0 ? 1 : cost - appKeyCost;
@@ -81,7 +87,7 @@ export function useRateLimit({ max, windowMs, accepted, redis }: RateLimitOption
       if (refusal) {
         await Promise.all(spent.map(([by, refunded, back]) => refund(shared, by, refunded, back)));
         const retryAfter = Math.max(1, Math.ceil(refusal.msBeforeNext / 1000));
-        return new OperationRateLimitedError(max, windowMs, retryAfter, points, credential !== null && key === ANONYMOUS);
+        return new OperationRateLimitedError(max, windowMs, retryAfter, points, credential !== null && key === UNPROVEN_FEES);
       }
     }
     return null;

@@ -19,7 +19,9 @@ const tokensSent = new Set<string>();
 
 beforeAll(async () => {
   redis = await startRedisServer();
-  const config = { redisUrl: redis.url, rateLimit: { max: BUDGET, windowMs: 60_000 } };
+  // A deadline no stall of a loaded machine reaches: a missed one marks Redis down, and each
+  // replica would count on its own (redis-hung tests cover that).
+  const config = { redisUrl: redis.url, redisCommandTimeoutMs: 5000, rateLimit: { max: BUDGET, windowMs: 60_000 } };
   a = await startTestkit({ config });
   b = await startTestkit({ config, sharedSimulator: a.simulator });
   await redisSeenBy('up', a, b);
@@ -59,11 +61,11 @@ describe('budgets shared through Redis by two replicas', () => {
     expect(new Set(outcomes.filter((outcome) => outcome !== 'ok'))).toEqual(new Set(['RATE_LIMITED']));
     expect(await redis.commandCalls('evalsha')).toBeGreaterThan(0);
 
-    // The shared counter is the one of tokenless requests; no key names a token.
+    // The shared counter is the one of unproven callers' fees; no key names a token.
     const keys = (await redis.dump()).map(({ key }) => key);
-    expect(keys).toContain('tradegraph:rate-limit:anonymous');
+    expect(keys).toContain('tradegraph:rate-limit:unproven-fees');
     for (const key of keys) {
-      expect(key).toMatch(/^tradegraph:rate-limit:(anonymous|[0-9a-f]{64})$/);
+      expect(key).toMatch(/^tradegraph:rate-limit:(anonymous|unproven-fees|[0-9a-f]{64})$/);
       for (const token of tokensSent) expect(key).not.toContain(token);
     }
   });

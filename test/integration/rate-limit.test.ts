@@ -2,7 +2,8 @@
 // with RATE_LIMITED, HTTP 429 and retryAfter before any partner call; other credentials keep their
 // own budgets; requests without a credential share one. An operation spends what its cost plan
 // prices it at, and listing fees, made with the merchant's key, spend a credential's own budget
-// only once the partner has accepted it: made-up tokens share the one budget of tokenless requests.
+// only once the partner has accepted it: made-up tokens share one budget for their fees, apart from
+// that of requests without a token.
 // An answer from the response cache spends one unit.
 import { print } from 'graphql';
 import { describe, expect, it } from 'vitest';
@@ -83,7 +84,7 @@ describe('budgets that bound what they protect', () => {
     expect(feeCalls() - before).toBe(Math.floor(FEE_BUDGET / 2));
     expect(outcomes.filter((outcome) => outcome === 'ok')).toHaveLength(Math.floor(FEE_BUDGET / 2));
     expect(new Set(outcomes.filter((outcome) => outcome !== 'ok'))).toEqual(new Set(['RATE_LIMITED']));
-    // Tokenless requests share that budget.
+    // Fees without a token share that budget.
     expect(errorCodes(await fees(null))).toEqual(['RATE_LIMITED']);
   });
 
@@ -142,6 +143,24 @@ describe('budgets that bound what they protect', () => {
     expect((await readAs(kit(), 'weighed-token')).status).toBe(200);
     expect(inventoryCalls()).toBe(reads + 1);
     expect((await readAs(kit(), 'weighed-token')).status).toBe(429);
+  });
+});
+
+describe('the budget of tokenless requests and that of unproven fees', () => {
+  const BUDGET = 5;
+  const kit = useTestkit({ config: { rateLimit: { max: BUDGET, windowMs: WINDOW_MS } } });
+  const feeCalls = () => kit().simulator.callsOf('calculateListingFee').length;
+
+  it('are apart: tokenless requests the partner does no work for cannot spend a new user\'s fees', async () => {
+    // Tokenless requests that cost the partner nothing spend their own shared budget, all of it.
+    const typename = () => kit().post({ query: '{ __typename }' }, { token: null });
+    for (let sent = 0; sent < BUDGET; sent++) expect((await typename()).status).toBe(200);
+    expect((await typename()).status).toBe(429);
+    // A new user's fees, before its first read, still have the fee budget.
+    const calls = feeCalls();
+    const fees = await kit().execute(CalculateListingFeeDocument, { input: { items: [{ price: 100 }] } }, { token: 'fresh-fees-after-flood-token' });
+    expectNoGraphQLErrors(fees);
+    expect(feeCalls()).toBe(calls + 1);
   });
 });
 
