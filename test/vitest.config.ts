@@ -17,6 +17,8 @@ export default defineConfig({
     // Integration tests start real servers; give slow shared machines room without hiding hangs.
     testTimeout: 30_000,
     hookTimeout: 30_000,
+    // expect.poll waits on a condition: its 1 s default is too short on a loaded machine.
+    expect: { poll: { timeout: 10_000 } },
     pool: 'forks',
   },
 });

@@ -155,7 +155,7 @@ describe('a client that goes away', () => {
       () => 'answered',
       () => 'aborted',
     );
-    await vi.waitFor(() => expect(kit().simulator.callsOf('readInventory')).toHaveLength(1));
+    await vi.waitFor(() => expect(kit().simulator.callsOf('readInventory')).toHaveLength(1), { timeout: 10_000 });
     client.abort();
     expect(await request).toBe('aborted');
     // The partner call ends now, not when the partner would have answered in 30 s or at the

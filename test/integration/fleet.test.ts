@@ -24,7 +24,14 @@ const tokensSent = new Set<string>();
 
 beforeAll(async () => {
   redis = await startRedisServer();
-  const config = { redisUrl: redis.url, responseCacheTtlMs: TTL_MS, rateLimit: { max: BUDGET * READ_PRICE, windowMs: 60_000 } };
+  // A deadline no stall of a loaded machine reaches: a missed one marks Redis down and breaks the
+  // exact counts below. The outage here is a stopped Redis, found by its closed connection.
+  const config = {
+    redisUrl: redis.url,
+    redisCommandTimeoutMs: 5000,
+    responseCacheTtlMs: TTL_MS,
+    rateLimit: { max: BUDGET * READ_PRICE, windowMs: 60_000 },
+  };
   a = await startTestkit({ config });
   b = await startTestkit({ config, sharedSimulator: a.simulator });
   await redisSeenBy('up', a, b);

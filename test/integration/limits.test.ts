@@ -354,7 +354,7 @@ describe('request bodies', () => {
       expect(after.status).toBe(200);
       const operations = () =>
         own.logs.map((line) => JSON.parse(line) as { msg: string; requestId?: string }).filter((line) => line.msg === 'graphql operation');
-      await vi.waitFor(() => expect(operations().map((line) => line.requestId)).toContain('after-it'), { interval: 10 });
+      await vi.waitFor(() => expect(operations().map((line) => line.requestId)).toContain('after-it'), { timeout: 10_000, interval: 10 });
 
       expect(operations().map((line) => line.requestId)).toEqual(['after-it']);
       const metrics = await (await fetch(`${own.url}/metrics`)).text();

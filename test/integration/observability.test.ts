@@ -261,7 +261,9 @@ describe('GET /readiness', () => {
     await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve));
     try {
       const silentUrl = `http://127.0.0.1:${(silent.address() as AddressInfo).port}`;
-      kit = await startTestkit({ config: { partnerOpenApiUrl: silentUrl, upstreamTimeoutMs: 300 } });
+      // The probe's timeout is min(2000 ms, UPSTREAM_TIMEOUT_MS): the healthy base must answer within
+      // it on a loaded machine too, so the silent one is reported after 2 s.
+      kit = await startTestkit({ config: { partnerOpenApiUrl: silentUrl, upstreamTimeoutMs: 2000 } });
       expect(await readiness(kit)).toEqual({
         status: 503,
         body: {

@@ -41,7 +41,9 @@ describe('the circuit counts only callers the partner has accepted', () => {
 });
 
 describe('one inventory holds only a share of the partner connections', () => {
-  const kit = useTestkit({ config: { upstreamConnections: 8, upstreamTimeoutMs: 2000, upstreamMaxRetries: 0 } });
+  // The calls waiting for a connection give up (200 ms) long before the hung ones time out (2000 ms)
+  // and free theirs: a request that arrives late on a loaded machine is still refused, not sent.
+  const kit = useTestkit({ config: { upstreamConnections: 8, upstreamConnectionWaitMs: 200, upstreamTimeoutMs: 2000, upstreamMaxRetries: 0 } });
   const HUNG = platformIdWithSize(400);
   const hungCalls = () => kit().simulator.callsOf('readInventory').filter((call) => call.path.includes(HUNG)).length;
 
@@ -59,11 +61,13 @@ describe('one inventory holds only a share of the partner connections', () => {
 });
 
 describe('time spent waiting for a connection of our own', () => {
-  // The 400 reads on 64 connections, scaled down: 50 reads on 8, the partner answering in
-  // 300 ms, UPSTREAM_TIMEOUT_MS=1000 and the default wait for a connection (1000 ms).
+  // The 400 reads on 64 connections, scaled down: 50 reads on 2, the partner answering in
+  // 100 ms, UPSTREAM_TIMEOUT_MS=1100 and a wait for a connection (1500 ms) longer than that. Were
+  // the wait timed, the calls that wait past 1100 ms would end as UPSTREAM_TIMEOUT; a call at the
+  // partner has a second to spare before its timeout on a loaded machine.
   const kit = useTestkit({
-    simulator: { latencyMs: 300 },
-    config: { upstreamConnections: 8, upstreamTimeoutMs: 1000, upstreamMaxRetries: 0 },
+    simulator: { latencyMs: 100 },
+    config: { upstreamConnections: 2, upstreamConnectionWaitMs: 1500, upstreamTimeoutMs: 1100, upstreamMaxRetries: 0 },
   });
 
   it('is never UPSTREAM_TIMEOUT: each read is answered or OVERLOADED with retryAfter, and the circuit stays closed', async () => {

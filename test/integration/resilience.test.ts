@@ -4,7 +4,7 @@
 // clients. Outcomes, codes and call counts are asserted, never durations.
 import { connect, type Socket } from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { InventoryPageDocument, InventoryTotalDocument, NodeDocument } from '../generated/graphql.js';
 import { errorCodes, expectNoGraphQLErrors, startTestkit, useTestkit, type GraphQLResponse, type Testkit } from '../support/testkit.js';
 import { encodeGlobalId } from '../../src/inventory/global-id.js';
@@ -71,14 +71,25 @@ describe('a burst against a slow partner', () => {
 });
 
 describe('operations in flight', () => {
-  const kit = useTestkit({ simulator: { latencyMs: 500 }, config: { maxOperationsInFlight: 4 } });
+  // Generous upstream deadlines: the fee calls are held on purpose while the requests line up.
+  const kit = useTestkit({ config: { maxOperationsInFlight: 4, upstreamTimeoutMs: 60_000, operationTimeoutMs: 120_000 } });
 
   it('past MAX_OPERATIONS_IN_FLIGHT a request is refused at once with HTTP 503 and Retry-After', async () => {
-    const answers = await Promise.all(
-      Array.from({ length: 12 }, (_, n) =>
-        kit().post({ query: `{ inventory(platformId: "${platformIdWithSize(n)}", appId: ${APP_ID}) { totalCount } }` }),
-      ),
+    // Each operation waits for a listing fee, which the simulator holds: the operations let in stay
+    // in flight, however slowly the requests arrive, until the rest are refused.
+    const release = kit().simulator.holdListingFees();
+    const answered: Response[] = [];
+    const sent = Array.from({ length: 12 }, (_, n) =>
+      kit()
+        .post({ query: `{ inventory(platformId: "${platformIdWithSize(n + 1)}", appId: ${APP_ID}) { items(first: 1) { nodes { listingFee(price: 1000) { fee } } } } }` })
+        .then((response) => (answered.push(response), response)),
     );
+    try {
+      await vi.waitFor(() => expect(answered.length).toBeGreaterThanOrEqual(8), { timeout: 10_000, interval: 20 });
+    } finally {
+      release();
+    }
+    const answers = await Promise.all(sent);
     const refused = answers.filter((response) => response.status === 503);
     expect(refused.length).toBeGreaterThanOrEqual(8);
     expect(refused[0]!.headers.get('retry-after')).toBe('1');
@@ -90,6 +101,9 @@ describe('operations in flight', () => {
 });
 
 describe('a partner that stops for everyone', () => {
+  // Long enough that no stall of a loaded machine lets it pass between the circuit opening and the
+  // call that must find it open.
+  const HALF_OPEN_MS = 2500;
   let simulator: PartnerSimulator;
   let kit: Testkit;
   let port: number;
@@ -103,7 +117,7 @@ describe('a partner that stops for everyone', () => {
         partnerOpenApiUrl: simulator.url,
         upstreamMaxRetries: 0,
         upstreamBreakerMinCalls: 5,
-        upstreamBreakerHalfOpenMs: 1000,
+        upstreamBreakerHalfOpenMs: HALF_OPEN_MS,
       },
     });
   });
@@ -117,17 +131,22 @@ describe('a partner that stops for everyone', () => {
     // one outage more than the successes passes the ratio of one half.
     for (let n = 0; n < 5; n++) expectNoGraphQLErrors(await readTotal(kit, otherUser(n).platformId, otherUser(n).token));
     await simulator.close();
+    const beforeOpening = Date.now();
     for (let n = 0; n < 6; n++) {
       const { token, platformId } = otherUser(n % 5);
       expect(errorCodes(await readTotal(kit, platformId, token))).toEqual(['UPSTREAM_UNAVAILABLE']);
     }
     const whileOpen = await readTotal(kit, DEMO_PLATFORM_ID, otherUser(7).token);
+    const sinceOpening = Date.now() - beforeOpening;
     expect(errorCodes(whileOpen)).toEqual(['UPSTREAM_UNAVAILABLE']);
-    expect(whileOpen.errors![0]!.extensions!.retryAfter).toEqual(1);
+    // retryAfter: the whole seconds left of the half-open time, which began within sinceOpening.
+    const retryAfter = whileOpen.errors![0]!.extensions!.retryAfter as number;
+    expect(retryAfter).toBeLessThanOrEqual(Math.ceil(HALF_OPEN_MS / 1000));
+    expect(retryAfter).toBeGreaterThanOrEqual(Math.max(1, Math.ceil((HALF_OPEN_MS - sinceOpening) / 1000)));
     expect(kit.service.partner.circuitStates()[0]!.state).toBe('open');
 
     simulator = await startSimulator({ port });
-    await sleep(1100);
+    await sleep(HALF_OPEN_MS + 100);
     expectNoGraphQLErrors(await readTotal(kit, DEMO_PLATFORM_ID, otherUser(7).token));
     expectNoGraphQLErrors(await readTotal(kit, DEMO_PLATFORM_ID, otherUser(8).token));
     expect(simulator.callsOf('readInventory')).toHaveLength(2);

@@ -61,8 +61,10 @@ describe('retries', () => {
 });
 
 describe('retries within the overall timeout', () => {
-  // Ten retries with backoff cannot fit in 300 ms: the timeout ends them.
-  const kit = useTestkit({ config: { upstreamMaxRetries: 10, upstreamTimeoutMs: 300 } });
+  // Ten retries with backoff cannot fit in 1200 ms: their backoff delays alone (decorrelated
+  // jitter from 50 ms, at most 400 ms each) add up to 1.48 s at the very least, so the timeout ends
+  // them; and 1200 ms leave a loaded machine ample time for the first retry.
+  const kit = useTestkit({ config: { upstreamMaxRetries: 10, upstreamTimeoutMs: 1200 } });
 
   it('stops retrying when UPSTREAM_TIMEOUT_MS is spent, and says so', async () => {
     kit().simulator.injectFault({ operation: 'readInventory', kind: 'http-503' });
@@ -82,7 +84,9 @@ describe('retries within the overall timeout', () => {
 
 describe('circuit breaker', () => {
   const MIN_CALLS = 3;
-  const HALF_OPEN_MS = 400;
+  // Long enough that no stall of a loaded machine lets it pass between the circuit opening and the
+  // call that must find it open.
+  const HALF_OPEN_MS = 2500;
   let kit: Testkit;
   let feeSimulator: PartnerSimulator;
   beforeAll(async () => {
@@ -114,6 +118,7 @@ describe('circuit breaker', () => {
     // (partner-evidence.test.ts). One outage more than the successes passes the ratio of one half.
     for (let n = 0; n < MIN_CALLS; n++) expectNoGraphQLErrors(await readOwnTotal(n));
     kit.simulator.reset({ faults: [{ operation: 'readInventory', kind: 'http-503' }] });
+    const beforeOpening = Date.now();
     for (let n = 0; n <= MIN_CALLS; n++) {
       expect(errorCodes(await readOwnTotal(n % MIN_CALLS))).toEqual(['UPSTREAM_UNAVAILABLE']);
     }
@@ -121,9 +126,13 @@ describe('circuit breaker', () => {
 
     // Open: answered without a partner call, so a failing partner is not hammered.
     const whileOpen = await readTotal(kit);
+    const sinceOpening = Date.now() - beforeOpening;
     expect(errorCodes(whileOpen)).toEqual(['UPSTREAM_UNAVAILABLE']);
     expect(whileOpen.errors![0]!.message).toContain('circuit is open');
-    expect(whileOpen.errors![0]!.extensions).toMatchObject({ retryAfter: 1 });
+    // retryAfter: the whole seconds left of the half-open time, which began within sinceOpening.
+    const { retryAfter } = whileOpen.errors![0]!.extensions as { retryAfter: number };
+    expect(retryAfter).toBeLessThanOrEqual(Math.ceil(HALF_OPEN_MS / 1000));
+    expect(retryAfter).toBeGreaterThanOrEqual(Math.max(1, Math.ceil((HALF_OPEN_MS - sinceOpening) / 1000)));
     expect(kit.simulator.callsOf('readInventory')).toHaveLength(MIN_CALLS + 1);
 
     // The circuit belongs to the inventory base: listing fees, on the other base, still flow.
@@ -140,7 +149,7 @@ describe('circuit breaker', () => {
 
   it('counts only outages: 4xx answers and envelope errors never open it', async () => {
     kit.simulator.reset();
-    await vi.waitFor(async () => expectNoGraphQLErrors(await readTotal(kit)), { timeout: 2000, interval: 100 });
+    await vi.waitFor(async () => expectNoGraphQLErrors(await readTotal(kit)), { timeout: HALF_OPEN_MS + 5000, interval: 100 });
     kit.simulator.reset({ faults: [{ operation: 'readInventory', kind: 'http-429', times: MIN_CALLS }] });
     kit.simulator.injectFault({ operation: 'readInventory', kind: 'envelope-error', times: MIN_CALLS });
     for (let n = 0; n < 2 * MIN_CALLS; n++) {

@@ -49,7 +49,9 @@ beforeAll(async () => {
     config: {
       partnerAppKey: APP_KEY,
       logLevel: 'trace',
-      upstreamTimeoutMs: 300,
+      // Long enough that no partner call is cut on a loaded machine where an answer other than a
+      // timeout is expected; the 'slow' fault below is slower still, so its timeout still happens.
+      upstreamTimeoutMs: 2000,
       // One attempt per call, so that the outage below opens the circuit in few requests.
       upstreamMaxRetries: 0,
       upstreamBreakerMinCalls: 3,
@@ -85,7 +87,7 @@ describe('secrets never leave the service', () => {
     // Every fault on both operations, one at a time; the circuit opens and closes along the way.
     for (const operation of ['readInventory', 'calculateListingFee'] as SimulatedOperation[]) {
       for (const kind of FAULTS) {
-        kit.simulator.reset({ appKey: APP_KEY, faults: [{ operation, kind, times: 1, delayMs: 1000 }] });
+        kit.simulator.reset({ appKey: APP_KEY, faults: [{ operation, kind, times: 1, delayMs: 5000 }] });
         await send(operation === 'readInventory' ? pageQuery(3) : feeMutation);
       }
     }
@@ -100,7 +102,7 @@ describe('secrets never leave the service', () => {
 
     // A partner that echoes what it received (the query string with access_token, the app-key).
     kit.simulator.reset({ appKey: APP_KEY, faults: [{ kind: 'envelope-error', echo: true }] });
-    await vi.waitFor(async () => expect(await send(pageQuery(1))).toContain('UPSTREAM_ERROR'), { interval: 150 });
+    await vi.waitFor(async () => expect(await send(pageQuery(1))).toContain('UPSTREAM_ERROR'), { timeout: 10_000, interval: 150 });
     const echoedFee = await send(feeMutation);
     expect(echoedFee).toContain('UPSTREAM_ERROR');
     expect(echoedFee).toContain('[redacted]');
@@ -123,7 +125,7 @@ describe('secrets never leave the service', () => {
       body: JSON.stringify(pageQuery(1)),
       signal: leaving.signal,
     }).catch(() => undefined);
-    await vi.waitFor(() => expect(kit.simulator.calls.length).toBeGreaterThan(0));
+    await vi.waitFor(() => expect(kit.simulator.calls.length).toBeGreaterThan(0), { timeout: 10_000 });
     leaving.abort();
     await left;
 

@@ -82,9 +82,9 @@ describe('graceful shutdown', () => {
       }).then(async (response) => ({ status: response.status, body: (await response.json()) as unknown }));
 
       // SIGTERM once the partner call is under way (the simulator answers after LATENCY_MS).
-      await vi.waitFor(() => expect(simulator.callsOf('readInventory')).toHaveLength(1), { interval: 10 });
+      await vi.waitFor(() => expect(simulator.callsOf('readInventory')).toHaveLength(1), { timeout: 15_000, interval: 10 });
       service.child.kill('SIGTERM');
-      await vi.waitFor(() => expect(service.lines.join('\n')).toContain('shutting down'), { interval: 10 });
+      await vi.waitFor(() => expect(service.lines.join('\n')).toContain('shutting down'), { timeout: 15_000, interval: 10 });
 
       // The listener is closed: a new connection is refused while the old request still runs.
       await expect(fetch(`${service.url}/health`)).rejects.toThrow();
@@ -144,7 +144,7 @@ describe('shutting down, in process', () => {
     kit.simulator.injectFault({ operation: 'readInventory', kind: 'slow', delayMs: 300 });
     const connection = await connect(kit.url);
     sendTotalCountQuery(connection.socket);
-    await vi.waitFor(() => expect(kit.simulator.callsOf('readInventory')).toHaveLength(1), { interval: 10 });
+    await vi.waitFor(() => expect(kit.simulator.callsOf('readInventory')).toHaveLength(1), { timeout: 10_000, interval: 10 });
 
     const closing = kit.service.close();
     // The keep-alive connection ends once its answer is written: the client was told not to reuse it.
@@ -173,8 +173,8 @@ describe('shutting down, in process', () => {
           `authorization: Bearer ${DEMO_ACCESS_TOKEN}\r\ncontent-length: ${Buffer.byteLength(body)}\r\n\r\n${body}`,
       );
       // The head and the page are out; the fees are held upstream.
-      await vi.waitFor(() => expect(kit.simulator.callsOf('calculateListingFee')).toHaveLength(1), { interval: 10 });
-      await vi.waitFor(() => expect(connection.received()).toContain('"inventory"'), { interval: 10 });
+      await vi.waitFor(() => expect(kit.simulator.callsOf('calculateListingFee')).toHaveLength(1), { timeout: 10_000, interval: 10 });
+      await vi.waitFor(() => expect(connection.received()).toContain('"inventory"'), { timeout: 10_000, interval: 10 });
 
       const closing = kit.service.close();
       release();
@@ -200,7 +200,7 @@ describe('shutting down, in process', () => {
     kit.simulator.injectFault({ operation: 'readInventory', kind: 'slow', delayMs: 30_000 });
     const connection = await connect(kit.url);
     sendTotalCountQuery(connection.socket);
-    await vi.waitFor(() => expect(kit.simulator.callsOf('readInventory')).toHaveLength(1), { interval: 10 });
+    await vi.waitFor(() => expect(kit.simulator.callsOf('readInventory')).toHaveLength(1), { timeout: 10_000, interval: 10 });
 
     await kit.service.close(100);
     await connection.ended;

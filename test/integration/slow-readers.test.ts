@@ -174,11 +174,20 @@ describe('answers that are not cut', () => {
     const answerBytes = Buffer.byteLength(await full.text());
 
     const client = await rawClient(kit().url);
-    // Reads a chunk (64 KiB at most), then waits 30 ms: about 2 MB/s, so that the answer spends
-    // longer than the write timeout waiting for this client, without a write timeout's pause.
-    client.socket.on('data', () => {
+    // Reads about 2 MB/s, so that the answer spends longer than the write timeout waiting for this
+    // client, without a write timeout's pause. Paced against the clock, not by a pause per chunk:
+    // after each chunk (64 KiB at most) it waits until its bytes are due at that rate, so a late
+    // timer on a loaded machine is made up at the next chunk instead of slowing every later one.
+    const bytesPerMs = 2000;
+    let startedAt: number | undefined;
+    let bytesRead = 0;
+    client.socket.on('data', (chunk: Buffer) => {
+      startedAt ??= performance.now();
+      bytesRead += chunk.length;
+      const wait = startedAt + bytesRead / bytesPerMs - performance.now();
+      if (wait <= 0) return;
       client.socket.pause();
-      setTimeout(() => client.socket.resume(), 30);
+      setTimeout(() => client.socket.resume(), wait);
     });
     try {
       sendLargeRead(client, 0);
