@@ -1,7 +1,7 @@
 // The response cache (Yoga's plugin over envelop's): a read's answer is reused for
 // RESPONSE_CACHE_TTL_MS, only ever for the same credential, in-process or shared by every replica
 // through Redis; cached GET reads carry an ETag and Cache-Control, and If-None-Match gets 304.
-import { hash, randomUUID } from 'node:crypto';
+import { hash } from 'node:crypto';
 import { useResponseCache, type Cache } from '@graphql-yoga/plugin-response-cache';
 import stableStringify from 'fast-json-stable-stringify';
 import type { Plugin } from 'graphql-yoga';
@@ -9,7 +9,6 @@ import type { TradegraphContext } from '../context.js';
 import { credentialKeyOf } from '../credentials.js';
 import type { SharedRedis } from '../redis.js';
 import { createInProcessStore, type CachedResult, type InProcessStore } from './response-cache-store.js';
-import { MAX_VARIABLES_DEPTH, nestsDeeperThan } from './variables-depth-limit.js';
 
 export interface ResponseCacheOptions {
   ttlMs: number;
@@ -128,9 +127,6 @@ function buildResponseCacheKey(params: {
   variableValues?: Record<string, unknown> | null;
   sessionId?: string | null;
 }): string {
-  // Yoga runs this hook whatever an earlier one answered: variables the depth limit has refused
-  // would overflow the stack here. They get a key no answer is stored under, and are not serialised.
-  if (params.variableValues && nestsDeeperThan(params.variableValues, MAX_VARIABLES_DEPTH)) return `refused:${randomUUID()}`;
   const text = [params.documentString, params.operationName ?? '', stableStringify(params.variableValues ?? {}), params.sessionId ?? ''];
   return hash('sha256', text.join('|'), 'hex');
 }

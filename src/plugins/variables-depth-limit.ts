@@ -2,7 +2,9 @@
 // wrote, and a value is walked before the operation's types have looked at it: the response cache
 // serialises all of them into its key, recursively, so a value nested a few hundred thousand deep
 // overflowed the stack there (HTTP 500). No input type of the schema nests more than a few levels.
-// Yoga runs every onParams hook even after one has answered, so the cache's key checks again.
+// The refusal is thrown, not set as the result: Yoga runs every later onParams hook (the cache's
+// key among them) after a result is set, and none after a throw, which it answers with the
+// error's HTTP status.
 import type { Plugin } from 'graphql-yoga';
 import { OperationLimitError } from '../errors.js';
 
@@ -11,18 +13,14 @@ export const MAX_VARIABLES_DEPTH = 32;
 
 export function useVariablesDepthLimit<TContext extends object>(maxDepth = MAX_VARIABLES_DEPTH): Plugin<TContext> {
   return {
-    onParams({ params, setResult }) {
+    onParams({ params }) {
       const { variables } = params;
       if (variables === undefined || variables === null || !nestsDeeperThan(variables, maxDepth)) return;
-      setResult({
-        errors: [
-          new OperationLimitError(
-            'variablesDepth',
-            `The operation was refused before parsing: its variables nest arrays and objects more than ${maxDepth} deep, the most this service reads.`,
-            maxDepth,
-          ),
-        ],
-      });
+      throw new OperationLimitError(
+        'variablesDepth',
+        `The operation was refused before parsing: its variables nest arrays and objects more than ${maxDepth} deep, the most this service reads.`,
+        maxDepth,
+      );
     },
   };
 }
@@ -32,7 +30,7 @@ export function useVariablesDepthLimit<TContext extends object>(maxDepth = MAX_V
  * (a variable's own array or object is level 1). Walked with a stack of its own, so that no depth
  * can overflow the call stack here.
  */
-export function nestsDeeperThan(variables: object, maxDepth: number): boolean {
+function nestsDeeperThan(variables: object, maxDepth: number): boolean {
   const pending: { value: object; level: number }[] = [{ value: variables, level: 0 }];
   for (let next = pending.pop(); next; next = pending.pop()) {
     for (const child of Object.values(next.value)) {
