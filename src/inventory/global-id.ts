@@ -1,6 +1,6 @@
 // Global object ids of the Node interface: opaque to clients, and decoded only here.
 import { BadUserInputError, quote } from '../errors.js';
-import { isAssetId } from './model.js';
+import { isAppId, isAssetId } from './model.js';
 
 export type GlobalId =
   | { type: 'Inventory'; platformId: string; appId: number }
@@ -27,10 +27,10 @@ export function decodeGlobalId(id: string): GlobalId {
 
 function fromParts(parts: unknown[]): GlobalId | null {
   const [type, platformId, appId, assetId] = parts;
-  if (typeof platformId !== 'string' || !Number.isSafeInteger(appId)) return null;
-  if (type === 'Inventory' && parts.length === 3) return { type, platformId, appId: appId as number };
+  if (typeof platformId !== 'string' || !isAppId(appId)) return null;
+  if (type === 'Inventory' && parts.length === 3) return { type, platformId, appId };
   if (type === 'InventoryItem' && parts.length === 4 && typeof assetId === 'string' && isAssetId(assetId)) {
-    return { type, platformId, appId: appId as number, assetId };
+    return { type, platformId, appId, assetId };
   }
   return null;
 }

@@ -16,6 +16,8 @@ export const isAssetId = (text: string): boolean => ASSET_ID.test(text);
 
 /** The largest GraphQL Int: `appId` is one in every field and argument that carries it. */
 const MAX_APP_ID = 2 ** 31 - 1;
+/** Whether a value is a game id as the schema's `appId` carries it: a positive GraphQL Int. */
+export const isAppId = (value: unknown): value is number => Number.isInteger(value) && (value as number) > 0 && (value as number) <= MAX_APP_ID;
 
 // Platform account ids are path segments upstream: short, of URL-safe characters only, and never
 // a dot segment ('.', '..'), which a normalising proxy would read as a move to another path.
@@ -36,8 +38,7 @@ export function toInventoryRef(platformId: string, appId: number): InventoryRef 
       'platformId',
     );
   }
-  // Arguments are GraphQL Ints already; a global id carries any JSON number, and gets the same bound.
-  if (!Number.isInteger(appId) || appId <= 0 || appId > MAX_APP_ID) {
+  if (!isAppId(appId)) {
     throw new BadUserInputError(`Argument 'appId' must be a positive game id, at most ${MAX_APP_ID}; got ${appId}.`, 'appId');
   }
   return { platformId, appId };

@@ -3,7 +3,7 @@
 import { BadUserInputError, quote, quoteJson } from '../errors.js';
 import { decodeGlobalId, type GlobalId } from './global-id.js';
 import { loadInventoryItem } from './item-by-id.js';
-import { toInventoryRef, type InventoryItemModel, type InventoryRef } from './model.js';
+import { isAppId, toInventoryRef, type InventoryItemModel, type InventoryRef } from './model.js';
 import type { InventoryPageLoader } from './page-loader.js';
 
 type ItemId = Extract<GlobalId, { type: 'InventoryItem' }>;
@@ -27,8 +27,8 @@ export function inventoryOfReference(reference: Record<string, unknown>): Invent
   if (typeof platformId !== 'string') {
     throw new BadUserInputError(`An Inventory reference needs 'platformId' as a string, or 'id'; got ${quoteJson(platformId, 'nothing')}.`, 'platformId');
   }
-  if (typeof appId !== 'number' || !Number.isInteger(appId) || Math.abs(appId) > 2 ** 31 - 1) {
-    throw new BadUserInputError(`An Inventory reference needs 'appId' as an Int; got ${quoteJson(appId, 'nothing')}.`, 'appId');
+  if (!isAppId(appId)) {
+    throw new BadUserInputError(`An Inventory reference needs 'appId' as a positive Int; got ${quoteJson(appId, 'nothing')}.`, 'appId');
   }
   return toInventoryRef(platformId, appId);
 }

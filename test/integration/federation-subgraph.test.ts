@@ -111,7 +111,7 @@ describe('federation subgraph', () => {
     expect(errorCodes(result)).toEqual(bad.map(() => 'BAD_USER_INPUT'));
     expect(result.errors?.map((error) => error.path)).toEqual(bad.map((_, index) => ['_entities', index]));
     expect(result.errors?.[1]?.message).toBe(`Id '${quote(itemId(0))}' is not the id of an Inventory.`);
-    expect(result.errors?.[4]?.message).toBe(`An Inventory reference needs 'appId' as an Int; got '"730"'.`);
+    expect(result.errors?.[4]?.message).toBe(`An Inventory reference needs 'appId' as a positive Int; got '"730"'.`);
     // Only the good reference's totalCount reached the partner.
     expect(inventoryCalls()).toHaveLength(1);
   });

@@ -189,6 +189,8 @@ describe('hostile input and a careless partner', () => {
   ])('refuses a node id with %s as BAD_USER_INPUT, with no partner call', async (_, id) => {
     const result = await kit().execute(NodeDocument, { id });
     expect(errorCodes(result)).toEqual(['BAD_USER_INPUT']);
+    expect(result.errors![0]!.extensions).toMatchObject({ argumentName: 'id' });
+    expect(result.errors![0]!.message).toMatch(/is not an id of this API\.$/);
     expect(result.data).toEqual({ node: null });
     expect(calls()).toHaveLength(0);
   });
