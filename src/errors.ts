@@ -118,7 +118,7 @@ export class RateLimitedError extends TradegraphError {
 /** The caller's credential has used its RATE_LIMIT_MAX operations of the current window at this service. */
 export class OperationRateLimitedError extends TradegraphError {
   readonly code = ErrorCode.RATE_LIMITED;
-  /** `unproven`: the budget refused is the one shared by the fees of every token the partner has not accepted, and of none. */
+  /** `unproven`: a token's fees were refused by the budget shared by every caller the partner has not accepted. */
   constructor(max: number, windowMs: number, retryAfterSeconds: number, cost: number, unproven = false) {
     const budget = `${max} units of partner work per ${windowMs / 1000} s`;
     const shared = unproven

@@ -157,7 +157,10 @@ export class PartnerCircuit {
     }
   }
 
-  /** How many failing fault-domain values the breaker remembers: those of the window only. */
+  /**
+   * How many failing fault-domain values the breaker remembers: those of the window as of the
+   * last failure (each failure forgets the older ones), so at most what one window's failures name.
+   */
   get failingValues(): number {
     return this.breaker.failingValues;
   }

@@ -75,9 +75,8 @@ export const PLUGIN_ORDER: readonly PluginEntry[] = [
   // Gives Yoga's bodiless refusals (406, 415) a JSON body with a code as the response leaves; it
   // touches no other answer, so its place among the others does not matter.
   { name: 'refusal-bodies', build: () => [useRefusalBodies<TradegraphContext>()] },
-  // After the cost limit (an operation over it is refused without spending the budget). Before the
-  // cache: an operation refused is not looked up, and a hit, which Yoga's cache answers before
-  // execution, is charged (onExecutionResult) before the cache's own hooks see the result.
+  // After the cost limit: an operation over it is refused without spending the budget. A hit, which
+  // Yoga's cache answers in onParams before any of this runs, is charged in onExecutionResult.
   {
     name: 'rate-limit',
     build: ({ config, redis, accepted }) =>

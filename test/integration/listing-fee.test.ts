@@ -68,7 +68,7 @@ describe('calculateListingFee', () => {
   });
 
   // Entries the answer cannot tell apart (one token, or none, at several prices) each take a call
-  // of their own, with the merchant's key: ten such at most, so one mutation makes ten calls, not 100.
+  // of their own, with the merchant's key: ten such of each identity at most, not 100.
   it('takes ten items without a token at distinct prices, in ten calls, and the same price many times in one', async () => {
     const items = Array.from({ length: 10 }, (_, n) => ({ price: 100 + n }));
     const result = await kit().execute(CalculateListingFeeDocument, { input: { items } });

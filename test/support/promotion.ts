@@ -9,6 +9,12 @@ import { runInNewContext } from 'node:vm';
 setFlagsFromString('--expose-gc');
 const gc = runInNewContext('gc') as (options?: { type: 'major' | 'minor' }) => void;
 
+// Turned back on after a measure only when the process started with it (not under --no-turbofan
+// or --jitless, given on the command line or in NODE_OPTIONS).
+const turbofanWasOn = ![...process.execArgv, ...(process.env.NODE_OPTIONS ?? '').split(/\s+/)].some(
+  (flag) => flag === '--no-turbofan' || flag === '--jitless',
+);
+
 const oldSpaceUsed = () => getHeapSpaceStatistics().find((space) => space.space_name === 'old_space')!.space_used_size;
 
 /** The bytes of each payload that `promotedShare` hands to `make`. */
@@ -26,13 +32,14 @@ export function promotedShare(make: (payload: number[]) => unknown, count = 2_00
   // made an assigned function literal young where the interpreter, Sparkplug and Maglev made it
   // old. TurboFan takes over `make` part way through the loop, at a moment that depends on its
   // background compile, so with it on the share is anywhere from 0 to 1 from one run to the next.
-  // With it off, `make` runs in the tiers a request's code runs in until it is hot.
-  setFlagsFromString('--no-turbofan');
+  // With it off no code is newly optimised by it, so a `make` that was not hot before runs in the
+  // tiers a request's code runs in until it is hot.
+  if (turbofanWasOn) setFlagsFromString('--no-turbofan');
   try {
     // A double array of 128 elements: PAYLOAD_BYTES of elements, one young object per call.
     for (let i = 0; i < count; i++) make(new Array<number>(PAYLOAD_BYTES / 8).fill(i + 0.5));
   } finally {
-    setFlagsFromString('--turbofan');
+    if (turbofanWasOn) setFlagsFromString('--turbofan');
   }
   gc({ type: 'minor' });
   gc({ type: 'minor' });
