@@ -19,6 +19,7 @@ import { partnerCallTracing } from './observability/partner-spans.js';
 import { createReadinessCheck } from './observability/readiness.js';
 import { createClientIdentities } from './observability/client-identity.js';
 import { PartnerApi, type PartnerApiOptions } from './partner/index.js';
+import { maskedErrorsOf } from './plugins/error-codes.js';
 import { tradegraphPlugins } from './plugins/index.js';
 import { prepareTrustedDocuments, type TrustedDocuments } from './plugins/trusted-documents.js';
 import { connectRedis, type SharedRedis } from './redis.js';
@@ -97,7 +98,7 @@ export function createTradegraph({ config, logger, graphiqlHeaders = {}, schema 
     // whatever origin asks, which a cookie-based proxy put in front would turn into a hole.
     cors: { credentials: false },
     // Production never shows an unexpected error's message or stack, whatever NODE_ENV Yoga sees.
-    maskedErrors: config.production ? { isDev: false } : true,
+    maskedErrors: maskedErrorsOf(config.production),
     logging: yogaLogging(logger),
   });
   // Throws a ConfigError naming TRUSTED_DOCUMENTS for a document no request could run.

@@ -12,35 +12,49 @@
 // The parts of a stream (@defer) carry their errors in `incremental[].errors`, which Yoga's error
 // masking does not reach (it masks a payload's own `errors` only): here they get their codes, and
 // an unexpected error there is masked as Yoga masks one anywhere else.
-import { GraphQLError, type ExecutionResult } from 'graphql';
+import { GraphQLError, Kind, getNamedType, isLeafType, isObjectType, type ExecutionResult, type GraphQLSchema } from 'graphql';
 import { maskError, type Plugin } from 'graphql-yoga';
 import { ErrorCode } from '../errors.js';
+import type { Logger } from 'pino';
 
 export interface ErrorCodesOptions {
-  /** Yoga's `maskedErrors.isDev`: what a masked error keeps of its original; Yoga's default when absent. */
+  /** Yoga's `maskedErrors.isDev` (maskedErrorsOf): what a masked error keeps of its original. */
   isDev?: boolean;
+  /** Where a masked error's cause is logged, as Yoga logs the ones it masks. */
+  logger?: Logger;
 }
 
-export function useErrorCodes<TContext extends object>({ isDev }: ErrorCodesOptions = {}): Plugin<TContext> {
-  const streamCodes = {
-    onNext({ result, setResult }: { result: StreamPayload; setResult: (result: StreamPayload) => void }) {
-      if (!result.incremental?.some((part) => part.errors?.some((error) => error.extensions?.code === undefined))) return;
-      const coded = (error: GraphQLError): GraphQLError => {
-        if (error.extensions?.code !== undefined) return error;
-        if (!isUnexpected(error)) return withUpstreamCode(error);
-        return isUnfitLeafOfStream(error) ? unfitValueError(error) : (maskError(error, 'Unexpected error.', isDev) as GraphQLError);
-      };
-      setResult({ ...result, incremental: result.incremental.map((part) => (part.errors ? { ...part, errors: part.errors.map(coded) } : part)) });
-    },
+/** Yoga's `maskedErrors`, and this plugin's masking of the streams' parts: never a message in production. */
+export const maskedErrorsOf = (production: boolean): { isDev?: boolean } => (production ? { isDev: false } : {});
+
+export function useErrorCodes<TContext extends object>({ isDev, logger }: ErrorCodesOptions = {}): Plugin<TContext> {
+  const masked = (error: GraphQLError): GraphQLError => {
+    logger?.error({ err: error }, error.message);
+    return maskError(error, 'Unexpected error.', isDev) as GraphQLError;
   };
   // The same hooks object for every operation: nothing here depends on the request.
   const codeErrors = {
-    onExecuteDone({ result, setResult }: { result: ExecutionResult | AsyncIterable<unknown>; setResult: (result: ExecutionResult) => void }) {
-      if (Symbol.asyncIterator in result) return streamCodes;
-      if (!result.errors?.length) return undefined;
+    onExecuteDone({ args, result, setResult }: ExecuteDone) {
+      const leaves = leavesOf(args.schema);
+      if (Symbol.asyncIterator in result) {
+        return {
+          onNext({ result: payload, setResult: setPayload }: { result: StreamPayload; setResult: (payload: StreamPayload) => void }) {
+            const parts = payload.incremental ?? [];
+            if (!payload.errors?.some(isUncoded) && !parts.some((part) => part.errors?.some(isUncoded))) return;
+            // The first payload's own errors go on to Yoga's masking; the parts' would not.
+            const coded = (error: GraphQLError) => codedFieldError(error, leaves) ?? masked(error);
+            setPayload({
+              ...payload,
+              ...(payload.errors ? { errors: payload.errors.map((error) => codedFieldError(error, leaves) ?? error) } : {}),
+              ...(payload.incremental ? { incremental: parts.map((part) => (part.errors ? { ...part, errors: part.errors.map(coded) } : part)) } : {}),
+            });
+          },
+        };
+      }
+      if (!result.errors?.some(isUncoded)) return undefined;
       // Only a result refused before execution has errors and no `data` at all.
       if (!('data' in result)) setResult({ ...result, errors: result.errors.map(withInputCode) });
-      else if (result.errors.some(isUncodedFieldError)) setResult({ ...result, errors: result.errors.map(withUpstreamCode) });
+      else setResult({ ...result, errors: result.errors.map((error) => codedFieldError(error, leaves) ?? error) });
       return undefined;
     },
   };
@@ -55,6 +69,19 @@ export function useErrorCodes<TContext extends object>({ isDev }: ErrorCodesOpti
   };
 }
 
+interface ExecuteDone {
+  args: { schema: GraphQLSchema };
+  result: ExecutionResult | AsyncIterable<unknown>;
+  setResult: (result: ExecutionResult) => void;
+}
+
+/** A payload of a stream: its own errors (the first payload), and the parts it delivers, each with its own. */
+interface StreamPayload extends ExecutionResult {
+  incremental?: readonly (ExecutionResult & { path?: readonly (string | number)[] })[];
+}
+
+const isUncoded = (error: GraphQLError) => error.extensions?.code === undefined;
+
 /** Yoga's code for a request whose operationName picks no operation of its document. */
 const YOGA_OPERATION_RESOLUTION_FAILURE = 'OPERATION_RESOLUTION_FAILURE';
 
@@ -66,20 +93,6 @@ function withoutOperationResolutionFailure(error: GraphQLError): GraphQLError {
   );
 }
 
-
-/** A payload of a stream after the first: the parts it delivers, each with its own errors. */
-interface StreamPayload extends ExecutionResult {
-  incremental?: readonly (ExecutionResult & { path?: readonly (string | number)[] })[];
-}
-
-/**
- * A leaf's value the scalar refused, as the incremental executor reports it: it rethrows the
- * scalar's GraphQLError as a plain Error of the same message (@graphql-tools/executor's
- * completeLeafValue). A field with no selection is a leaf; a resolver's own failure is rarely a
- * plain Error, and is masked as unexpected.
- */
-const isUnfitLeafOfStream = (error: GraphQLError) =>
-  error.originalError?.constructor === Error && error.nodes?.length === 1 && !('selectionSet' in error.nodes[0]! && error.nodes[0].selectionSet);
 
 function withInputCode(error: GraphQLError): GraphQLError {
   if (error.extensions.code !== undefined) return error;
@@ -93,18 +106,45 @@ function withInputCode(error: GraphQLError): GraphQLError {
   });
 }
 
-const isUncodedFieldError = (error: GraphQLError) =>
-  error.extensions?.code === undefined && error.path !== undefined && error.path.length > 0 && !isUnexpected(error);
-
 /**
- * A resolver's own bug is Yoga's to mask: its original error is not a GraphQLError. Told apart by
- * type alone: a scalar's refusal to serialize (graphql-js's and graphql-scalars') is a GraphQLError
- * or, compiled by graphql-jit, has no original error at all, whatever its message says.
+ * A field error without a code, as the partner's value that its field's type refused: `null` when
+ * it is not one (a resolver's own bug, for Yoga to mask). Told apart by type, never by graphql-js's
+ * wording:
+ * - a scalar's refusal is a GraphQLError (graphql-js's and graphql-scalars'), or has no original
+ *   error at all when graphql-jit compiled the operation;
+ * - Yoga's executor (@graphql-tools/executor, which runs what graphql-jit does not: variable
+ *   defaults, @defer) rethrows that GraphQLError as a plain Error of the same message
+ *   (completeLeafValue). A plain Error counts only on a leaf field without a resolver of its own,
+ *   where nothing but serialising the partner's value can fail.
  */
-const isUnexpected = (error: GraphQLError) =>
-  error.originalError !== undefined && error.originalError !== null && !(error.originalError instanceof GraphQLError);
+function codedFieldError(error: GraphQLError, leaves: ReadonlySet<string>): GraphQLError | null {
+  if (!isUncoded(error)) return error;
+  if (error.path === undefined || error.path.length === 0) return null;
+  const original = error.originalError;
+  if (original === undefined || original === null || original instanceof GraphQLError) return unfitValueError(error);
+  const [node, ...others] = error.nodes ?? [];
+  const name = node?.kind === Kind.FIELD && others.length === 0 ? node.name.value : undefined;
+  return original.constructor === Error && name !== undefined && leaves.has(name) ? unfitValueError(error) : null;
+}
 
-const withUpstreamCode = (error: GraphQLError): GraphQLError => (isUncodedFieldError(error) ? unfitValueError(error) : error);
+/** Names of the schema's leaf fields whose every definition has no resolver of its own; worked out once per schema. */
+const leafFields = new WeakMap<GraphQLSchema, ReadonlySet<string>>();
+function leavesOf(schema: GraphQLSchema): ReadonlySet<string> {
+  let leaves = leafFields.get(schema);
+  if (leaves) return leaves;
+  const plain = new Set<string>();
+  const resolved = new Set<string>();
+  for (const type of Object.values(schema.getTypeMap())) {
+    if (!isObjectType(type) || type.name.startsWith('__')) continue;
+    for (const field of Object.values(type.getFields())) {
+      if (!isLeafType(getNamedType(field.type))) continue;
+      (field.resolve ? resolved : plain).add(field.name);
+    }
+  }
+  leaves = new Set([...plain].filter((name) => !resolved.has(name)));
+  leafFields.set(schema, leaves);
+  return leaves;
+}
 
 /** The partner's value did not fit the field's type: named by the field's path, never quoted. */
 function unfitValueError(error: GraphQLError): GraphQLError {

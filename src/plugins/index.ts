@@ -14,7 +14,7 @@ import { useCsrfPrevention } from './csrf-prevention.js';
 import { useDeprecatedUsage } from './deprecated-usage.js';
 import { useIncrementalDelivery } from './defer-stream.js';
 import { useRefusalBodies } from '../http/refusals.js';
-import { useErrorCodes } from './error-codes.js';
+import { maskedErrorsOf, useErrorCodes } from './error-codes.js';
 import { operationLimitPlugins } from './operation-limits.js';
 import { useOperationObservability } from './operation-observability.js';
 import { useOperationSpans } from './operation-spans.js';
@@ -71,7 +71,7 @@ export const PLUGIN_ORDER: readonly PluginEntry[] = [
   // Production only: hides the schema from validation's answers, and parser internals from the results.
   { name: 'production', build: ({ config }) => (config.production ? productionPlugins() : []) },
   // Gives code-less graphql-js errors a code as execution ends; no other plugin depends on its place.
-  { name: 'error-codes', build: ({ config }) => [useErrorCodes(config.production ? { isDev: false } : {})] },
+  { name: 'error-codes', build: ({ config, logger }) => [useErrorCodes({ ...maskedErrorsOf(config.production), logger })] },
   // Gives Yoga's bodiless refusals (406, 415) a JSON body with a code as the response leaves; it
   // touches no other answer, so its place among the others does not matter.
   { name: 'refusal-bodies', build: () => [useRefusalBodies<TradegraphContext>()] },
