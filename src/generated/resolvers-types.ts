@@ -93,7 +93,11 @@ export type AssetInfo = {
 
 /** The items whose listing fee to calculate. */
 export type CalculateListingFeeInput = {
-  /** 1 to 100 items; each price a positive integer. Each costs 1. */
+  /**
+   * 1 to 100 items; each price a positive integer. Each costs 1. At most 10 distinct items may share
+   * what names them (their `assetId`, else their `token`, else their `styleToken`, else nothing):
+   * the partner's answer cannot tell such items apart, so each is a partner call of its own.
+   */
   items: Array<ListingFeeItemInput>;
 };
 

@@ -6,7 +6,11 @@ export type Incremental<T> = T | { [P in keyof T]?: P extends ' $fragmentName' |
 import type { TypedDocumentNode as DocumentNode } from '@graphql-typed-document-node/core';
 /** The items whose listing fee to calculate. */
 export type CalculateListingFeeInput = {
-  /** 1 to 100 items; each price a positive integer. Each costs 1. */
+  /**
+   * 1 to 100 items; each price a positive integer. Each costs 1. At most 10 distinct items may share
+   * what names them (their `assetId`, else their `token`, else their `styleToken`, else nothing):
+   * the partner's answer cannot tell such items apart, so each is a partner call of its own.
+   */
   items: Array<ListingFeeItemInput>;
 };
 
