@@ -35,17 +35,17 @@ export function useErrorCodes<TContext extends object>({ isDev, logger }: ErrorC
   // The same hooks object for every operation: nothing here depends on the request.
   const codeErrors = {
     onExecuteDone({ args, result, setResult }: ExecuteDone) {
-      const leaves = leavesOf(args.schema);
+      const { schema } = args;
       if (Symbol.asyncIterator in result) {
         return {
           onNext({ result: payload, setResult: setPayload }: { result: StreamPayload; setResult: (payload: StreamPayload) => void }) {
             const parts = payload.incremental ?? [];
             if (!payload.errors?.some(isUncoded) && !parts.some((part) => part.errors?.some(isUncoded))) return;
             // The first payload's own errors go on to Yoga's masking; the parts' would not.
-            const coded = (error: GraphQLError) => codedFieldError(error, leaves) ?? masked(error);
+            const coded = (error: GraphQLError) => codedFieldError(error, schema) ?? masked(error);
             setPayload({
               ...payload,
-              ...(payload.errors ? { errors: payload.errors.map((error) => codedFieldError(error, leaves) ?? error) } : {}),
+              ...(payload.errors ? { errors: payload.errors.map((error) => codedFieldError(error, schema) ?? error) } : {}),
               ...(payload.incremental ? { incremental: parts.map((part) => (part.errors ? { ...part, errors: part.errors.map(coded) } : part)) } : {}),
             });
           },
@@ -54,7 +54,7 @@ export function useErrorCodes<TContext extends object>({ isDev, logger }: ErrorC
       if (!result.errors?.some(isUncoded)) return undefined;
       // Only a result refused before execution has errors and no `data` at all.
       if (!('data' in result)) setResult({ ...result, errors: result.errors.map(withInputCode) });
-      else setResult({ ...result, errors: result.errors.map((error) => codedFieldError(error, leaves) ?? error) });
+      else setResult({ ...result, errors: result.errors.map((error) => codedFieldError(error, schema) ?? error) });
       return undefined;
     },
   };
@@ -93,18 +93,8 @@ function withoutOperationResolutionFailure(error: GraphQLError): GraphQLError {
   );
 }
 
-
-function withInputCode(error: GraphQLError): GraphQLError {
-  if (error.extensions.code !== undefined) return error;
-  return new GraphQLError(error.message, {
-    nodes: error.nodes,
-    source: error.source,
-    positions: error.positions,
-    path: error.path,
-    originalError: error.originalError,
-    extensions: { ...error.extensions, code: ErrorCode.BAD_USER_INPUT },
-  });
-}
+const withInputCode = (error: GraphQLError): GraphQLError =>
+  isUncoded(error) ? recoded(error, ErrorCode.BAD_USER_INPUT, error.message, error.originalError ?? undefined) : error;
 
 /**
  * A field error without a code, as the partner's value that its field's type refused: `null` when
@@ -117,14 +107,14 @@ function withInputCode(error: GraphQLError): GraphQLError {
  *   (completeLeafValue). A plain Error counts only on a leaf field without a resolver of its own,
  *   where nothing but serialising the partner's value can fail.
  */
-function codedFieldError(error: GraphQLError, leaves: ReadonlySet<string>): GraphQLError | null {
+function codedFieldError(error: GraphQLError, schema: GraphQLSchema): GraphQLError | null {
   if (!isUncoded(error)) return error;
   if (error.path === undefined || error.path.length === 0) return null;
   const original = error.originalError;
   if (original === undefined || original === null || original instanceof GraphQLError) return unfitValueError(error);
   const [node, ...others] = error.nodes ?? [];
   const name = node?.kind === Kind.FIELD && others.length === 0 ? node.name.value : undefined;
-  return original.constructor === Error && name !== undefined && leaves.has(name) ? unfitValueError(error) : null;
+  return original.constructor === Error && name !== undefined && leavesOf(schema).has(name) ? unfitValueError(error) : null;
 }
 
 /** Names of the schema's leaf fields whose every definition has no resolver of its own; worked out once per schema. */
@@ -149,11 +139,20 @@ function leavesOf(schema: GraphQLSchema): ReadonlySet<string> {
 /** The partner's value did not fit the field's type: named by the field's path, never quoted. */
 function unfitValueError(error: GraphQLError): GraphQLError {
   const field = error.path!.filter((segment) => typeof segment === 'string').join('.');
-  return new GraphQLError(`The partner API answered a value for '${field}' that does not fit the field's type.`, {
+  return recoded(error, ErrorCode.UPSTREAM_BAD_RESPONSE, `The partner API answered a value for '${field}' that does not fit the field's type.`);
+}
+
+/**
+ * The error again, at the same place in the document and the result, with `code`. Without an
+ * original error unless one is given: Yoga masks an error whose original is not a GraphQLError.
+ */
+function recoded(error: GraphQLError, code: string, message: string, originalError?: Error): GraphQLError {
+  return new GraphQLError(message, {
     nodes: error.nodes,
     source: error.source,
     positions: error.positions,
     path: error.path,
-    extensions: { ...error.extensions, code: ErrorCode.UPSTREAM_BAD_RESPONSE },
+    originalError,
+    extensions: { ...error.extensions, code },
   });
 }

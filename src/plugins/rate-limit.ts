@@ -1,10 +1,11 @@
 // Rate limits: a budget of RATE_LIMIT_MAX units of partner work per RATE_LIMIT_WINDOW_MS, the
 // units of the cost plan (operation-cost.ts), so an operation spends what it may cost the partner
 // rather than one. Checked as execution starts (the price needs the document and its variables),
-// before any partner call; an answer from the response cache spends one unit as it is answered. Reads spend the caller's own budget; the fee mutation,
-// made with the merchant's app-key alone (APP_KEY_FIELDS), spends it only once the partner has
-// accepted the token, else the one budget of every unproven caller. With Redis the
-// counts are shared by every replica; without it (or while it is away) they are the replica's own.
+// before any partner call; an answer from the response cache spends one unit as it is answered.
+// Reads spend the caller's own budget; the fee mutation, made with the merchant's app-key alone
+// (APP_KEY_FIELDS), spends it only once the partner has accepted the token, else the one budget of
+// every unproven caller. With Redis the counts are shared by every replica; without it (or while it
+// is away) they are the replica's own.
 import type { Plugin } from 'graphql-yoga';
 import type { RateLimiterAbstract, RateLimiterRes } from 'rate-limiter-flexible';
 import type { TradegraphContext } from '../context.js';

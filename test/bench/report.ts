@@ -26,6 +26,7 @@ export interface Calls {
 /** Whether a target's calls per operation are the least a scenario can cost. */
 export const atMinimum = (calls: Calls, least: Calls): boolean =>
   calls.readInventory === least.readInventory && calls.calculateListingFee === least.calculateListingFee;
+
 interface ScenarioResult {
   id: string;
   title: string;
