@@ -4,9 +4,8 @@ import { ConfigError, loadConfig } from '../../src/config.js';
 import { productionCommand } from '../support/production-command.js';
 import { MANIFEST_PATH, manifest, sha256, writeManifestFile } from '../support/trusted-documents.js';
 
-const README = readFileSync(new URL('../../README.md', import.meta.url), 'utf8');
-/** README.md's configuration section: its table has one row per variable. */
-const CONFIGURATION = /^## Configuration\n([\s\S]*?)^## /m.exec(README)?.[1] ?? '';
+/** docs/configuration.md, the page the README points to: its table has one row per variable. */
+const CONFIGURATION = readFileSync(new URL('../../docs/configuration.md', import.meta.url), 'utf8');
 
 describe('loadConfig', () => {
   it('applies the defaults to every setting', () => {
@@ -52,11 +51,11 @@ describe('loadConfig', () => {
     });
   });
 
-  // README's configuration table states each variable's default; setting a variable to the default
+  // docs/configuration.md states each variable's default; setting a variable to the default
   // the table states must change nothing.
   const documentedDefaults = [...CONFIGURATION.matchAll(/^\| `([A-Z_]+)` \| `([^`]+)` \|/gm)].map(([, name, value]) => [name!, value!] as const);
 
-  it("has a row in README.md's table for every variable it reads, and none for others", () => {
+  it("has a row in docs/configuration.md's table for every variable it reads, and none for others", () => {
     const read = new Set<string>();
     const env = new Proxy({} as NodeJS.ProcessEnv, {
       get: (_target, key) => {
@@ -69,12 +68,12 @@ describe('loadConfig', () => {
     expect(rows.sort()).toEqual([...read].filter((key) => /^[A-Z][A-Z0-9_]+$/.test(key)).sort());
   });
 
-  it('finds the literal defaults in README.md', () => {
+  it('finds the literal defaults in docs/configuration.md', () => {
     expect(documentedDefaults.map(([name]) => name)).toEqual(expect.arrayContaining(['PORT', 'UPSTREAM_TIMEOUT_MS', 'NODE_ENV', 'OTEL_SDK_DISABLED']));
   });
 
   it.each(documentedDefaults.filter(([, value]) => !/^[A-Z_]+$/.test(value)))(
-    'defaults %s to the %s README.md states',
+    'defaults %s to the %s docs/configuration.md states',
     (name, value) => {
       expect(loadConfig({ [name]: value })).toEqual(loadConfig({}));
     },

@@ -91,6 +91,7 @@ it('checks every page under docs/', () => {
       'docs/observability.md',
       'docs/clients-and-graphql-over-http.md',
       'docs/simulator.md',
+      'docs/configuration.md',
       'docs/performance.md',
       'docs/schema-evolution.md',
     ]),
