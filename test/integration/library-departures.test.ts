@@ -14,7 +14,7 @@ import { useCSRFPrevention } from '@graphql-yoga/plugin-csrf-prevention';
 import { useDeferStream } from '@graphql-yoga/plugin-defer-stream';
 import { useResponseCache, type Cache } from '@graphql-yoga/plugin-response-cache';
 import { CircuitState } from 'cockatiel';
-import { buildSchema, execute, GraphQLError, parse } from 'graphql';
+import { buildSchema, execute, GraphQLError, parse, print } from 'graphql';
 import { compileQuery, isCompiledQuery } from 'graphql-jit';
 import { createSchema, createYoga, isAsyncIterable, type Plugin } from 'graphql-yoga';
 import { Redis } from 'ioredis';
@@ -493,5 +493,32 @@ describe("the order Yoga and envelop run later plugins' hooks in, which the limi
     const stopped = await run({ onExecute: ({ setResultAndStopExecution }) => setResultAndStopExecution({ data: { a: 2 } }) });
     expect(stopped.later.execute).toBe(0);
     expect(stopped.body).toEqual({ data: { a: 2 } });
+  });
+});
+
+describe("Yoga's response cache runs the execute function an earlier plugin set (compiled-execution.ts wraps it, listed before the cache)", () => {
+  it('calls it with its own rewritten document, which selects __typename', async () => {
+    const documents: string[] = [];
+    const wrapping: Plugin = {
+      onExecute: ({ executeFn, setExecuteFn }) =>
+        setExecuteFn((args) => {
+          documents.push(print(args.document));
+          return executeFn(args);
+        }),
+    };
+    const yoga = createYoga({
+      schema: createSchema({ typeDefs: 'type Query { a: A } type A { b: Int }', resolvers: { Query: { a: () => ({ b: 1 }) } } }),
+      plugins: [wrapping, useResponseCache({ session: () => 'one', ttl: 60_000 })],
+      logging: false,
+    });
+    const response = await yoga.fetch('http://yoga/graphql', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ query: '{ a { b } }' }),
+    });
+    expect(await response.json()).toEqual({ data: { a: { b: 1 } } });
+    // Once this fails, the cache runs operations past compiled execution, on graphql-js.
+    expect(documents).toHaveLength(1);
+    expect(documents[0]).toContain('__typename');
   });
 });
