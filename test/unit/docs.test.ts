@@ -94,6 +94,7 @@ it('checks every page under docs/', () => {
       'docs/configuration.md',
       'docs/performance.md',
       'docs/schema-evolution.md',
+      'docs/lifecycle.md',
     ]),
   );
 });
