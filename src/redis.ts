@@ -32,6 +32,11 @@ const CONNECT_TIMEOUT_MS = 1_000;
 const HEARTBEAT_MS = 1_000;
 /** Reconnection attempts back off to this, and go on for as long as the service runs. */
 const MAX_RECONNECT_DELAY_MS = 2_000;
+/**
+ * ioredis's message for a command past `commandTimeout` ("Command timed out"): it has no code,
+ * so its wording is what tells a hung Redis from one that refused (docs/decisions/library-departures.md).
+ */
+export const REDIS_COMMAND_TIMED_OUT = /timed out/i;
 
 /** Connects in the background; the URL (which may hold a password) is never logged. */
 export function connectRedis(url: string, logger: Logger, { commandTimeoutMs }: RedisOptions): SharedRedis {
@@ -82,7 +87,7 @@ export function connectRedis(url: string, logger: Logger, { commandTimeoutMs }: 
   // The reason names what found the hang: a request's command, or the heartbeat.
   const missed = (what: string) => (error: unknown) => {
     // Only a missed deadline: a refused command (a full Redis, a wrong type) says Redis answers.
-    if (!(error instanceof Error) || !/timed out/i.test(error.message)) return;
+    if (!(error instanceof Error) || !REDIS_COMMAND_TIMED_OUT.test(error.message)) return;
     answering = false;
     lost(`${what} got no answer within ${commandTimeoutMs} ms`);
   };

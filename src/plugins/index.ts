@@ -1,6 +1,7 @@
 // The envelop plugins of the service, in the one order they run. Yoga calls a hook of every plugin
 // in list order, so the order is a contract: each entry says why it stands where it does, and
-// test/unit/plugin-order.test.ts pins the names in order.
+// test/unit/plugin-order.test.ts pins the names in order. The headings name the phase each group
+// acts in (docs/lifecycle.md); only plugins that hook the same phase depend on each other's place.
 import type { Plugin, YogaInitialContext } from 'graphql-yoga';
 import type { Logger } from 'pino';
 import type { Config } from '../config.js';
@@ -46,14 +47,17 @@ interface PluginEntry {
 }
 
 export const PLUGIN_ORDER: readonly PluginEntry[] = [
+  // ── Observers: every phase, from onRequestParse to onResponse ──
   // First, so that every operation, refused ones included, is logged and counted.
   { name: 'observability', build: ({ logger, metrics, clients }) => [useOperationObservability({ logger, metrics, clients })] },
   // With TRACING only; beside the other observer, ahead of every plugin that may refuse the operation.
   { name: 'tracing', build: ({ config, clients }) => (config.tracing ? [useOperationSpans(clients)] : []) },
   // Counts on execution only, so its place among the observers is free; beside them, it reads the same client.
   { name: 'deprecated-usage', build: ({ metrics, clients }) => [useDeprecatedUsage({ metrics, clients })] },
+  // ── onRequestParse: refusals on the request's headers ──
   // Before anything reads the body: a request a browser could forge across sites is refused on its headers.
   { name: 'csrf-prevention', build: () => [useCsrfPrevention()] },
+  // ── onParams: refusals and substitutions before parsing ──
   // Before parsing, and before trusted documents: it measures the text the client sent, not a manifest's.
   { name: 'query-size-limit', build: ({ config }) => [useQuerySizeLimit(config.maxQueryBytes)] },
   // Before anything walks the variables (the response cache's key serialises them all, recursively).
@@ -63,6 +67,7 @@ export const PLUGIN_ORDER: readonly PluginEntry[] = [
     name: 'trusted-documents',
     build: ({ config, trustedDocuments }) => [useTrustedDocuments({ documents: trustedDocuments, only: config.trustedDocumentsOnly })],
   },
+  // ── parse, validate, and the checks as execution starts: what an operation may ask ──
   // Before the limits and execution: a client that cannot take several payloads is refused first.
   { name: 'incremental-delivery', build: () => useIncrementalDelivery<TradegraphContext & YogaInitialContext>() },
   // The token count runs in the parser, depth, aliases and directives in validation, and the cost
@@ -70,11 +75,13 @@ export const PLUGIN_ORDER: readonly PluginEntry[] = [
   { name: 'operation-limits', build: () => operationLimitPlugins() },
   // Production only: hides the schema from validation's answers, and parser internals from the results.
   { name: 'production', build: ({ config }) => (config.production ? productionPlugins() : []) },
+  // ── onExecuteDone, onResultProcess, onResponse: the answer's codes and bodies ──
   // Gives code-less graphql-js errors a code as execution ends; no other plugin depends on its place.
   { name: 'error-codes', build: ({ config, logger }) => [useErrorCodes({ ...maskedErrorsOf(config.production), logger })] },
   // Gives Yoga's bodiless refusals (406, 415) a JSON body with a code as the response leaves; it
   // touches no other answer, so its place among the others does not matter.
   { name: 'refusal-bodies', build: () => [useRefusalBodies<TradegraphContext>()] },
+  // ── onExecute: spending the budget, then running the operation (compiled, or from the cache) ──
   // After the cost limit: an operation over it is refused without spending the budget. A hit, which
   // Yoga's cache answers in onParams before any of this runs, is charged in onExecutionResult.
   {

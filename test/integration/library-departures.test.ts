@@ -4,17 +4,30 @@
 // differences are still there: once one is gone, its workaround can go too.
 import { once } from 'node:events';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import type { AddressInfo, Socket } from 'node:net';
+import { connect, type AddressInfo, type Socket } from 'node:net';
 import { setFlagsFromString } from 'node:v8';
+import { maxAliasesPlugin } from '@escape.tech/graphql-armor-max-aliases';
+import { maxDepthPlugin } from '@escape.tech/graphql-armor-max-depth';
+import { maxDirectivesPlugin } from '@escape.tech/graphql-armor-max-directives';
+import { maxTokensPlugin } from '@escape.tech/graphql-armor-max-tokens';
+import { useCSRFPrevention } from '@graphql-yoga/plugin-csrf-prevention';
 import { useDeferStream } from '@graphql-yoga/plugin-defer-stream';
 import { useResponseCache, type Cache } from '@graphql-yoga/plugin-response-cache';
-import { buildSchema, execute, GraphQLError, parse } from 'graphql';
+import { CircuitState } from 'cockatiel';
+import { buildSchema, execute, GraphQLError, parse, print } from 'graphql';
 import { compileQuery, isCompiledQuery } from 'graphql-jit';
 import { createSchema, createYoga, isAsyncIterable, type Plugin } from 'graphql-yoga';
+import { Redis } from 'ioredis';
 import { afterEach, describe, expect, it } from 'vitest';
+import { OperationLimitError } from '../../src/errors.js';
+import { CSRF_HEADER, useCsrfPrevention } from '../../src/plugins/csrf-prevention.js';
 import { acceptsIncrementalDelivery } from '../../src/plugins/defer-stream.js';
 import { createInProcessStore, type CachedResult, type StoredResult } from '../../src/plugins/response-cache-store.js';
+import { servedFromResponseCache } from '../../src/plugins/response-cache.js';
+import { useTrustedDocuments } from '../../src/plugins/trusted-documents.js';
+import { REDIS_COMMAND_TIMED_OUT } from '../../src/redis.js';
 import { promotedShare } from '../support/promotion.js';
+import { startRedisServer, type RedisServer } from '../support/redis.js';
 
 // V8's own answer to whether an object keeps fast (shape-indexed) properties or has become a
 // dictionary; the flag takes effect for functions compiled after it is set.
@@ -252,5 +265,260 @@ describe("the response cache's results (plugins/response-cache-store.ts keeps th
     ]);
     await ask(adding);
     expect(JSON.parse(await ask(adding))).toEqual({ data: { items: [{ name: 'one' }] }, extensions: { added: true } });
+  });
+});
+
+describe("Yoga's response cache marks a hit with Symbol.for('servedFromResponseCache') (response-cache.ts, operation-observability.ts, rate-limit.ts)", () => {
+  it('answers a hit in onParams, so that no onExecute runs for it, with the mark the service reads in onExecutionResult and onResultProcess', async () => {
+    const seen = { executed: 0, executionResults: [] as boolean[], processed: [] as boolean[] };
+    const yoga = createYoga({
+      schema: createSchema({ typeDefs: 'type Query { a: Int }', resolvers: { Query: { a: () => 1 } } }),
+      plugins: [
+        // Listed before the cache, as the service's observers and rate limit are.
+        {
+          onExecute: () => void (seen.executed += 1),
+          onExecutionResult: ({ result }) => void seen.executionResults.push(servedFromResponseCache(result)),
+          onResultProcess: ({ result }) => void seen.processed.push(servedFromResponseCache(result)),
+        },
+        useResponseCache({ session: () => 'one', ttl: 60_000 }),
+      ],
+      logging: false,
+    });
+    for (let round = 0; round < 2; round++) {
+      const response = await yoga.fetch('http://yoga/graphql', {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ query: '{ a }' }),
+      });
+      expect(await response.json()).toEqual({ data: { a: 1 } });
+    }
+    // Once this fails, a hit is no longer told apart (its log line, its one rate-limit unit, its 304).
+    expect(seen).toEqual({ executed: 1, executionResults: [false, true], processed: [false, true] });
+  });
+});
+
+describe("a scalar's refusal of a value, as each executor reports it (error-codes.ts tells it apart by type, not by message)", () => {
+  const schema = createSchema({ typeDefs: 'type Query { n: Int }', resolvers: { Query: { n: () => 'x' } } });
+  /** The original errors of every error of every payload the operation answered. */
+  async function originalErrorsOf(query: string, accept: string): Promise<unknown[]> {
+    const originals: unknown[] = [];
+    const collect = (result: { errors?: readonly GraphQLError[]; incremental?: readonly { errors?: readonly GraphQLError[] }[] }) => {
+      for (const error of [...(result.errors ?? []), ...(result.incremental ?? []).flatMap((part) => part.errors ?? [])]) {
+        originals.push(error.originalError);
+      }
+    };
+    const capture: Plugin = {
+      onExecute: () => ({
+        onExecuteDone: ({ result }) => {
+          if (isAsyncIterable(result)) return { onNext: ({ result: payload }) => collect(payload as never) };
+          collect(result as never);
+          return undefined;
+        },
+      }),
+    };
+    const yoga = createYoga({ schema, plugins: [useDeferStream(), capture], logging: false, maskedErrors: false });
+    const response = await yoga.fetch('http://yoga/graphql', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', accept },
+      body: JSON.stringify({ query }),
+    });
+    await response.text();
+    return originals;
+  }
+
+  it.each([
+    ['in a single result', '{ n }', 'application/json'],
+    ['in a deferred part', '{ ... @defer { n } }', 'multipart/mixed'],
+  ])("is a plain Error from Yoga's executor %s, graphql-js's GraphQLError rethrown with its message", async (_where, query, accept) => {
+    const originals = await originalErrorsOf(query, accept);
+    expect(originals).toHaveLength(1);
+    // Once this fails, error-codes.ts's `constructor === Error` case can go (or must change).
+    expect((originals[0] as Error).constructor).toBe(Error);
+    expect((originals[0] as Error).message).toBe('Int cannot represent non-integer value: "x"');
+  });
+
+  it('has no original error, or a GraphQLError, from graphql-jit', async () => {
+    const compiled = compileQuery(schema, parse('{ n }'));
+    if (!isCompiledQuery(compiled)) throw new Error('graphql-jit did not compile');
+    const result = (await compiled.query({}, {}, {})) as { errors?: GraphQLError[] };
+    expect(result.errors).toHaveLength(1);
+    const original = result.errors![0]!.originalError;
+    expect(original === undefined || original instanceof GraphQLError).toBe(true);
+  });
+});
+
+describe("ioredis's error for a command past its commandTimeout (redis.ts marks Redis down on /timed out/)", () => {
+  let redis: RedisServer | undefined;
+  afterEach(async () => {
+    redis?.resume();
+    await redis?.stop();
+  });
+
+  it('says it timed out', async () => {
+    redis = await startRedisServer();
+    // The options redis.ts connects with.
+    const client = new Redis(redis.url, { enableOfflineQueue: false, commandTimeout: 200, maxRetriesPerRequest: 0 });
+    try {
+      await once(client, 'ready');
+      expect(await client.ping()).toBe('PONG');
+      redis.pause();
+      const failure = await client.get('key').then(
+        () => null,
+        (error: unknown) => error,
+      );
+      expect(failure).toBeInstanceOf(Error);
+      expect((failure as Error).message).toMatch(REDIS_COMMAND_TIMED_OUT);
+    } finally {
+      client.disconnect();
+    }
+  });
+});
+
+describe('graphql-armor\'s refusals, worded as graphql-js\'s syntax errors (operation-limits.ts strips "Syntax Error: ")', () => {
+  const schema = createSchema({ typeDefs: 'type Query { a: A } type A { b: Int }', resolvers: { Query: { a: () => ({ b: 1 }) } } });
+  it.each([
+    ['max-tokens', (onReject: Reject) => maxTokensPlugin({ n: 3, onReject: [onReject], propagateOnRejection: false }), '{ a { b } }'],
+    ['max-depth', (onReject: Reject) => maxDepthPlugin({ n: 1, onReject: [onReject], propagateOnRejection: false }), '{ a { b } }'],
+    ['max-aliases', (onReject: Reject) => maxAliasesPlugin({ n: 1, onReject: [onReject], propagateOnRejection: false }), '{ x: a { b } y: a { b } }'],
+    ['max-directives', (onReject: Reject) => maxDirectivesPlugin({ n: 1, onReject: [onReject], propagateOnRejection: false }), '{ a @skip(if: false) @include(if: true) { b } }'],
+  ])('%s', async (_name, plugin, query) => {
+    const messages: string[] = [];
+    const yoga = createYoga({ schema, plugins: [plugin((_context, error) => void messages.push(error.message))], logging: false });
+    await yoga.fetch('http://yoga/graphql', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ query }) });
+    expect(messages.length).toBeGreaterThan(0);
+    for (const message of messages) expect(message).toMatch(/^Syntax Error: /);
+  });
+});
+type Reject = (context: unknown, error: GraphQLError) => void;
+
+describe("Yoga's CSRF plugin, whose refusal csrf-prevention.ts replaces by calling its hook", () => {
+  it('has onRequestParse as its only hook, so that the wrapper drops nothing', () => {
+    expect(Object.keys(useCSRFPrevention({ requestHeaders: ['x-graphql-csrf'] }))).toEqual(['onRequestParse']);
+  });
+
+  it('refuses through it a GET without the header, which the wrapper answers with its own code', async () => {
+    const yoga = createYoga({
+      schema: createSchema({ typeDefs: 'type Query { a: Int }', resolvers: { Query: { a: () => 1 } } }),
+      plugins: [useCsrfPrevention()],
+      logging: false,
+    });
+    const refused = await yoga.fetch('http://yoga/graphql?query=%7Ba%7D');
+    expect(refused.status).toBe(403);
+    expect(((await refused.json()) as { errors: { extensions: { code: string } }[] }).errors[0]!.extensions.code).toBe('CSRF_HEADER_REQUIRED');
+    const allowed = await yoga.fetch('http://yoga/graphql?query=%7Ba%7D', { headers: { [CSRF_HEADER]: '1' } });
+    expect(await allowed.json()).toEqual({ data: { a: 1 } });
+  });
+});
+
+describe("Yoga's persisted-operations plugin, whose onParams trusted-documents.ts calls for a request that names a document", () => {
+  it('looks the document up in that hook: a known id runs, an unknown one is refused with the code given', async () => {
+    const documents = new Map([['a'.repeat(64), parse('{ a }')]]);
+    const yoga = createYoga({
+      schema: createSchema({ typeDefs: 'type Query { a: Int }', resolvers: { Query: { a: () => 1 } } }),
+      plugins: [useTrustedDocuments({ documents, only: true })],
+      logging: false,
+    });
+    const ask = async (documentId: string) => {
+      const response = await yoga.fetch('http://yoga/graphql', {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ documentId }),
+      });
+      return (await response.json()) as { data?: unknown; errors?: { extensions: { code: string } }[] };
+    };
+    expect(await ask(`sha256:${'a'.repeat(64)}`)).toEqual({ data: { a: 1 } });
+    expect((await ask(`sha256:${'b'.repeat(64)}`)).errors?.[0]?.extensions.code).toBe('PERSISTED_QUERY_NOT_FOUND');
+  });
+});
+
+describe("Node's socket._httpMessage in a clientError (http/refusals.ts)", () => {
+  it('is the response still being written when a pipelined request after it is malformed, with its head sent', async () => {
+    const seen: unknown[] = [];
+    let first: ServerResponse | undefined;
+    const server = createServer((_req, res) => {
+      first = res;
+      // The head and part of the body, and the rest never: the response stays in flight.
+      res.writeHead(200, { 'content-type': 'text/plain' });
+      res.write('partial');
+    });
+    servers.push(server);
+    server.on('clientError', (_error, socket: Socket & { _httpMessage?: { headersSent?: boolean } }) => {
+      seen.push(socket._httpMessage === first, socket._httpMessage?.headersSent);
+      socket.destroy();
+    });
+    server.listen(0, '127.0.0.1');
+    await once(server, 'listening');
+    const socket = connect((server.address() as AddressInfo).port, '127.0.0.1');
+    socket.on('error', () => undefined);
+    await once(socket, 'connect');
+    socket.write('GET / HTTP/1.1\r\nhost: x\r\n\r\nNOT HTTP AT ALL\r\n\r\n');
+    await expect.poll(() => seen).toEqual([true, true]);
+    socket.destroy();
+  });
+});
+
+describe("cockatiel's CircuitState, by whose values breaker.ts names a circuit's state", () => {
+  it('numbers Closed, Open, HalfOpen and Isolated 0 to 3', () => {
+    expect([CircuitState.Closed, CircuitState.Open, CircuitState.HalfOpen, CircuitState.Isolated]).toEqual([0, 1, 2, 3]);
+  });
+});
+
+describe("the order Yoga and envelop run later plugins' hooks in, which the limits rely on", () => {
+  const run = async (first: Plugin) => {
+    const later = { params: 0, execute: 0 };
+    const yoga = createYoga({
+      schema: createSchema({ typeDefs: 'type Query { a: Int }', resolvers: { Query: { a: () => 1 } } }),
+      plugins: [first, { onParams: () => void (later.params += 1), onExecute: () => void (later.execute += 1) }],
+      logging: false,
+    });
+    const response = await yoga.fetch('http://yoga/graphql', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ query: '{ a }' }),
+    });
+    return { later, status: response.status, body: await response.json() };
+  };
+
+  it('an onParams hook that throws stops the later ones, and its error is answered with its status (query-size-limit.ts, variables-depth-limit.ts)', async () => {
+    const thrown = await run({ onParams: () => { throw new OperationLimitError('queryBytes', 'Too large.', 1); } });
+    expect(thrown.later.params).toBe(0);
+    expect(thrown.status).toBe(400);
+    expect(thrown.body).toMatchObject({ errors: [{ extensions: { code: 'OPERATION_LIMIT_EXCEEDED' } }] });
+    // A result set in onParams does not stop them: the reason the limits throw.
+    const set = await run({ onParams: ({ setResult }) => setResult({ data: { a: 2 } }) });
+    expect(set.later.params).toBe(1);
+  });
+
+  it('setResultAndStopExecution stops the later onExecute hooks (the rate limit after the cost limit)', async () => {
+    const stopped = await run({ onExecute: ({ setResultAndStopExecution }) => setResultAndStopExecution({ data: { a: 2 } }) });
+    expect(stopped.later.execute).toBe(0);
+    expect(stopped.body).toEqual({ data: { a: 2 } });
+  });
+});
+
+describe("Yoga's response cache runs the execute function an earlier plugin set (compiled-execution.ts wraps it, listed before the cache)", () => {
+  it('calls it with its own rewritten document, which selects __typename', async () => {
+    const documents: string[] = [];
+    const wrapping: Plugin = {
+      onExecute: ({ executeFn, setExecuteFn }) =>
+        setExecuteFn((args) => {
+          documents.push(print(args.document));
+          return executeFn(args);
+        }),
+    };
+    const yoga = createYoga({
+      schema: createSchema({ typeDefs: 'type Query { a: A } type A { b: Int }', resolvers: { Query: { a: () => ({ b: 1 }) } } }),
+      plugins: [wrapping, useResponseCache({ session: () => 'one', ttl: 60_000 })],
+      logging: false,
+    });
+    const response = await yoga.fetch('http://yoga/graphql', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ query: '{ a { b } }' }),
+    });
+    expect(await response.json()).toEqual({ data: { a: { b: 1 } } });
+    // Once this fails, the cache runs operations past compiled execution, on graphql-js.
+    expect(documents).toHaveLength(1);
+    expect(documents[0]).toContain('__typename');
   });
 });

@@ -94,6 +94,41 @@ it('checks every page under docs/', () => {
       'docs/configuration.md',
       'docs/performance.md',
       'docs/schema-evolution.md',
+      'docs/lifecycle.md',
     ]),
   );
+});
+
+describe('docs/decisions/library-departures.md', () => {
+  const testFiles = new Map(
+    ['unit', 'integration'].flatMap((tier) =>
+      readdirSync(join(ROOT, 'test', tier))
+        .filter((file) => file.endsWith('.test.ts'))
+        .map((file) => [file, read(join(ROOT, 'test', tier, file)).replace(/\\'/g, "'")] as const),
+    ),
+  );
+
+  it('quotes only tests that exist, each in the file it names (library-departures.test.ts unless another)', () => {
+    const page = read(join(ROOT, 'docs/decisions/library-departures.md')).replace(/\n {2}/g, ' ');
+    // Each "Test:" or "Tests:" (any case) runs to the end of its paragraph or list item; a table's tests are its last cell.
+    const spans = [
+      ...[...page.matchAll(/tests?:([\s\S]*?)(?=\n|$)/gi)].map((match) => match[1]!),
+      ...[...page.matchAll(/^\|.*\| ([^|]*) \|$/gm)].map((match) => match[1]!),
+    ];
+    const quoted: { file: string; title: string }[] = [];
+    for (const span of spans) {
+      let file = 'library-departures.test.ts';
+      for (const [, named, title] of span.matchAll(/`([\w-]+\.test\.ts)`|"([^"]+)"/g)) {
+        if (named) file = named;
+        else quoted.push({ file, title: title! });
+      }
+    }
+    expect(quoted.length).toBeGreaterThan(20);
+    // "…" stands for words left out: each part must be in the test file.
+    const missing = quoted.filter(({ file, title }) => {
+      const text = testFiles.get(file);
+      return text === undefined || title.split('…').some((part) => !text.includes(part.trim()));
+    });
+    expect(missing).toEqual([]);
+  });
 });
