@@ -43,7 +43,7 @@ describe('Prometheus with the rules of ops/prometheus/, scraping the service', (
       .toEqual([]);
     const groups = await prometheus.ruleGroups();
     expect(groups.flatMap((group) => group.rules).length).toBeGreaterThan(20);
-  });
+  }, 90_000);
 
   it('accepts every query of the dashboard', async () => {
     const refused: string[] = [];
@@ -71,5 +71,5 @@ describe('Prometheus with the rules of ops/prometheus/, scraping the service', (
         { timeout: 60_000, interval: 500 },
       )
       .toContainEqual(expect.stringMatching(/^(pending|firing)$/));
-  });
+  }, 90_000);
 });
