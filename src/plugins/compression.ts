@@ -42,7 +42,8 @@ export function chosenEncoding(acceptEncoding: string | null): Encoding | null {
 
 export function useAnswerCompression<TContext extends object>({ minBytes }: { minBytes: number }): Plugin<TContext> {
   return {
-    async onResponse({ request, response, setResponse, fetchAPI }) {
+    // Not async: most answers leave at the first check, without a promise to wait for.
+    onResponse({ request, response, setResponse, fetchAPI }) {
       const length = Number(response.headers.get('content-length') ?? Number.NaN);
       if (!response.body || !(length >= minBytes) || response.headers.has('content-encoding')) return;
       if (!COMPRESSIBLE_TYPE.test(response.headers.get('content-type') ?? '')) return;
@@ -50,14 +51,16 @@ export function useAnswerCompression<TContext extends object>({ minBytes }: { mi
       response.headers.append('vary', 'Accept-Encoding');
       const encoding = chosenEncoding(request.headers.get('accept-encoding'));
       if (!encoding) return;
-      const body = await compressors[encoding](Buffer.from(await response.arrayBuffer()));
-      const headers = new fetchAPI.Headers(response.headers);
-      headers.set('content-encoding', encoding);
-      headers.set('content-length', String(body.length));
-      // A strong validator names one byte sequence; the compressed one is another (RFC 9110 8.8.1).
-      const etag = headers.get('etag');
-      if (etag && !etag.startsWith('W/')) headers.set('etag', `W/${etag}`);
-      setResponse(new fetchAPI.Response(body, { status: response.status, statusText: response.statusText, headers }));
+      return (async () => {
+        const body = await compressors[encoding](Buffer.from(await response.arrayBuffer()));
+        const headers = new fetchAPI.Headers(response.headers);
+        headers.set('content-encoding', encoding);
+        headers.set('content-length', String(body.length));
+        // A strong validator names one byte sequence; the compressed one is another (RFC 9110 8.8.1).
+        const etag = headers.get('etag');
+        if (etag && !etag.startsWith('W/')) headers.set('etag', `W/${etag}`);
+        setResponse(new fetchAPI.Response(body, { status: response.status, statusText: response.statusText, headers }));
+      })();
     },
   };
 }

@@ -14,6 +14,7 @@ import { DEMO_ACCESS_TOKEN, DEMO_APP_ID, DEMO_PLATFORM_ID } from '../../src/simu
 import { chosenEncoding } from '../../src/plugins/compression.js';
 
 const kit = useTestkit();
+const cachingKit = useTestkit({ config: { responseCacheTtlMs: 60_000 } });
 
 interface RawAnswer {
   status: number;
@@ -21,10 +22,12 @@ interface RawAnswer {
   body: Buffer;
 }
 
-/** One request over node:http; the body as sent, compressed or not. */
-function send(method: 'GET' | 'POST', path: string, headers: Record<string, string>, body?: string): Promise<RawAnswer> {
+/** One request over node:http to the plain kit's service; the body as sent, compressed or not. */
+const send = (method: 'GET' | 'POST', path: string, headers: Record<string, string>, body?: string) => sendTo(kit().url, method, path, headers, body);
+
+function sendTo(base: string, method: 'GET' | 'POST', path: string, headers: Record<string, string>, body?: string): Promise<RawAnswer> {
   return new Promise((resolve, reject) => {
-    const sent = request(`${kit().url}${path}`, { method, headers }, (answer) => {
+    const sent = request(`${base}${path}`, { method, headers }, (answer) => {
       const chunks: Buffer[] = [];
       answer.on('data', (chunk: Buffer) => chunks.push(chunk));
       answer.on('end', () => resolve({ status: answer.statusCode!, headers: answer.headers, body: Buffer.concat(chunks) }));
@@ -117,5 +120,24 @@ describe('compressed answers', () => {
     } finally {
       release();
     }
+  });
+
+});
+
+describe('compressed answers from the response cache', () => {
+  it("weakens a cached read's ETag when it compresses it, and If-None-Match with it still gets 304", async () => {
+    const query = new URLSearchParams({
+      query: print(InventoryItemsFullDocument),
+      variables: JSON.stringify({ platformId: DEMO_PLATFORM_ID, appId: DEMO_APP_ID, first: 100 }),
+    });
+    const headers = { accept: 'application/graphql-response+json', authorization: `Bearer ${DEMO_ACCESS_TOKEN}`, 'x-graphql-csrf': '1', 'accept-encoding': 'gzip' };
+    await sendTo(cachingKit().url, 'GET', `/graphql?${query}`, headers);
+    const cached = await sendTo(cachingKit().url, 'GET', `/graphql?${query}`, headers);
+    expect(cached.status).toBe(200);
+    expect(cached.headers['content-encoding']).toBe('gzip');
+    const etag = cached.headers['etag'] as string;
+    expect(etag).toMatch(/^W\//);
+    const revalidated = await sendTo(cachingKit().url, 'GET', `/graphql?${query}`, { ...headers, 'if-none-match': etag });
+    expect(revalidated.status).toBe(304);
   });
 });
