@@ -23,8 +23,8 @@ type Encoding = keyof typeof compressors;
 const COMPRESSIBLE_TYPE = /^\s*(application\/(?:graphql-response\+)?json|text\/html)\b/i;
 
 /**
- * The encoding to send for this Accept-Encoding: br, else gzip, among those it accepts (q above 0,
- * by name or by `*`); null for none.
+ * The encoding to send for this Accept-Encoding: of br and gzip, the one it weighs highest (q above
+ * 0, by name or by `*`), br on a tie; null for neither.
  */
 export function chosenEncoding(acceptEncoding: string | null): Encoding | null {
   if (!acceptEncoding) return null;
@@ -36,8 +36,9 @@ export function chosenEncoding(acceptEncoding: string | null): Encoding | null {
     const weight = q === undefined ? 1 : Number(q.slice(2));
     weights.set(name, Number.isFinite(weight) ? weight : 0);
   }
-  const accepted = (encoding: Encoding) => (weights.get(encoding) ?? weights.get('*') ?? 0) > 0;
-  return (['br', 'gzip'] as const).find(accepted) ?? null;
+  const weightOf = (encoding: Encoding) => weights.get(encoding) ?? weights.get('*') ?? 0;
+  const best = weightOf('gzip') > weightOf('br') ? 'gzip' : 'br';
+  return weightOf(best) > 0 ? best : null;
 }
 
 export function useAnswerCompression<TContext extends object>({ minBytes }: { minBytes: number }): Plugin<TContext> {

@@ -68,12 +68,15 @@ describe('compressed answers', () => {
     expect(compressed.body.length * 4).toBeLessThanOrEqual(plain.body.length);
   });
 
-  it('prefers br, and honours q=0 and *', async () => {
+  it('sends the encoding the client weighs highest, br on a tie, never one at q=0', async () => {
     expect((await postPage(100, 'gzip, deflate, br, zstd')).headers['content-encoding']).toBe('br');
     expect((await postPage(100, 'br;q=0, gzip;q=0.5')).headers['content-encoding']).toBe('gzip');
     expect((await postPage(100, 'gzip;q=0, br;q=0, identity')).headers['content-encoding']).toBeUndefined();
     expect((await postPage(100, '*')).headers['content-encoding']).toBe('br');
+    expect((await postPage(100, 'br;q=0.3, gzip;q=0.5')).headers['content-encoding']).toBe('gzip');
     expect(chosenEncoding('deflate')).toBeNull();
+    expect(chosenEncoding('gzip;q=0, *')).toBe('br');
+    expect(chosenEncoding('br;q=0, *;q=0.1')).toBe('gzip');
   });
 
   it('leaves an answer under 1 KiB as it is', async () => {
