@@ -10,7 +10,7 @@ import { graphiqlOptions } from './graphiql.js';
 import { helpText } from './http/help.js';
 import { createNodeServer, listen } from './http/node-server.js';
 import { serviceRoutes } from './http/routes.js';
-import { createLoadShedding } from './http/shedding.js';
+import { createLoadShedding, type LoadShedding } from './http/shedding.js';
 import { createShutdown } from './http/shutdown.js';
 import { yogaLogging } from './logger.js';
 import { createMetrics, type TradegraphMetrics } from './observability/metrics.js';
@@ -111,7 +111,7 @@ export function createTradegraph({ config, logger, graphiqlHeaders = {}, schema 
   });
   const shutdown = createShutdown(logger);
   const help = helpText({ production: config.production, graphqlPath: GRAPHQL_PATH });
-  const shedding = createLoadShedding(config.maxOperationsInFlight);
+  const shedding = countedShedding(createLoadShedding(config.maxOperationsInFlight), metrics);
   metrics.watchOperationsInFlight(() => shedding.inFlight);
   const server = createNodeServer({
     config,
@@ -137,6 +137,20 @@ export function createTradegraph({ config, logger, graphiqlHeaders = {}, schema 
     listen: (port, host = '127.0.0.1') => listen(server, port, host),
     close: (graceMs = Number.POSITIVE_INFINITY) =>
       shutdown.close(server, graceMs, () => Promise.all([partner.close(), redis?.close()])),
+  };
+}
+
+/** The load shedding, with each refusal counted (tradegraph_http_requests_shed_total). */
+function countedShedding(shedding: LoadShedding, metrics: TradegraphMetrics): LoadShedding {
+  return {
+    admit(res) {
+      const admitted = shedding.admit(res);
+      if (!admitted) metrics.countShed();
+      return admitted;
+    },
+    get inFlight() {
+      return shedding.inFlight;
+    },
   };
 }
 

@@ -6,8 +6,10 @@
 // started, Redis included, and it stops them all as well when any one of them dies.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { createServer, request as httpRequest, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
@@ -15,6 +17,7 @@ import { createGatewayRuntime } from '@graphql-hive/gateway';
 import getPort from 'get-port';
 import { gatewayConfig } from '../../gateway.config.js';
 import { composeApiSchema, loadSubgraphSdl } from './compose.js';
+import { PROMETHEUS, PROMETHEUS_READY_LINE, prometheusArgs, ruleFiles } from './prometheus.js';
 import { findRedisServer } from './redis-server.js';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
@@ -78,6 +81,17 @@ function redisServerPath(): string {
   throw new Error(
     'redis-server is not installed. On Debian or Ubuntu: sudo apt-get install redis-server (elsewhere: your package manager, or https://redis.io/docs/latest/operate/oss_and_stack/install/), then npm run fleet again.',
   );
+}
+
+/** Debian's Prometheus, when installed, scraping the replicas with the rules of ops/prometheus/; its data is temporary. */
+async function startPrometheus(replicas: URL[]): Promise<string | null> {
+  if (!existsSync(PROMETHEUS)) return null;
+  const dir = mkdtempSync(join(tmpdir(), 'tradegraph-fleet-prometheus-'));
+  process.once('exit', () => rmSync(dir, { recursive: true, force: true }));
+  const port = await getPort({ host: '127.0.0.1' });
+  const args = prometheusArgs({ targets: replicas.map((url) => url.host), ruleFiles: ruleFiles(), dir, port });
+  await startProcess('prometheus', PROMETHEUS, args, {}, (line) => line.includes(PROMETHEUS_READY_LINE));
+  return `http://127.0.0.1:${port}`;
 }
 
 /**
@@ -156,6 +170,7 @@ async function start(): Promise<void> {
     }),
   );
   const balancerUrl = await startBalancer(replicaUrls);
+  const prometheusUrl = await startPrometheus(replicaUrls);
 
   // Composed at start by the repository's own composition (the same as `npm run supergraph`). The
   // gateway serves the composed API schema and proxies each operation whole to the one subgraph,
@@ -190,6 +205,7 @@ async function start(): Promise<void> {
     ...replicaUrls.map((url, index) => [`replica-${index + 1}`, `${url.origin}/graphql`, `pid ${started.find((s) => s.name === `replica-${index + 1}`)!.child.pid}`]),
     ['redis-server', redisUrl, `pid ${started.find((s) => s.name === 'redis-server')!.child.pid}`],
     ['partner simulator', simulatorUrl, `pid ${started.find((s) => s.name === 'simulator')!.child.pid}`],
+    ...(prometheusUrl ? [['Prometheus', prometheusUrl, 'scrapes the replicas each second, with the rules of ops/prometheus/']] : []),
   ];
   say('up; what runs where:');
   for (const [name, url, note] of rows) process.stdout.write(`  ${name!.padEnd(18)} ${url!.padEnd(36)} ${note}\n`);

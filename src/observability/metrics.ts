@@ -41,6 +41,8 @@ export interface TradegraphMetrics {
   watchOperationsInFlight(read: () => number): void;
   /** Counts an answer cut because its client stopped reading it (HTTP_WRITE_TIMEOUT_MS). */
   countAnswerCut(): void;
+  /** Counts a GraphQL request refused with 503 at MAX_OPERATIONS_IN_FLIGHT, before Yoga saw it. */
+  countShed(): void;
 }
 
 // Seconds; from a cache-hot facade call (~1 ms) to a partner call near the default 5 s timeout.
@@ -159,10 +161,16 @@ function clientMetrics(registry: Registry) {
 }
 
 /** The HTTP server's: the operations it works on, and the answers it cut. */
-function httpServerMetrics(registry: Registry): Pick<TradegraphMetrics, 'watchOperationsInFlight' | 'countAnswerCut'> {
+function httpServerMetrics(registry: Registry): Pick<TradegraphMetrics, 'watchOperationsInFlight' | 'countAnswerCut' | 'countShed'> {
   const answersCut = new Counter({
     name: 'tradegraph_http_answers_cut_total',
     help: 'Answers cut because their client stopped reading them: nothing more of them left within HTTP_WRITE_TIMEOUT_MS.',
+    registers: [registry],
+  });
+  // Apart from the operations' series: a shed request never reaches Yoga, so nothing else counts it.
+  const shed = new Counter({
+    name: 'tradegraph_http_requests_shed_total',
+    help: 'GraphQL requests refused with 503 (OVERLOADED) because MAX_OPERATIONS_IN_FLIGHT were being worked on.',
     registers: [registry],
   });
   return {
@@ -176,6 +184,9 @@ function httpServerMetrics(registry: Registry): Pick<TradegraphMetrics, 'watchOp
     },
     countAnswerCut() {
       answersCut.inc();
+    },
+    countShed() {
+      shed.inc();
     },
   };
 }

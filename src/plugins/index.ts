@@ -11,6 +11,7 @@ import type { TradegraphMetrics } from '../observability/metrics.js';
 import type { AcceptedCredentials } from '../partner/accepted-credentials.js';
 import type { SharedRedis } from '../redis.js';
 import { useCompiledExecution } from './compiled-execution.js';
+import { useAnswerCompression } from './compression.js';
 import { useCsrfPrevention } from './csrf-prevention.js';
 import { useDeprecatedUsage } from './deprecated-usage.js';
 import { useIncrementalDelivery } from './defer-stream.js';
@@ -39,6 +40,9 @@ export interface PluginParts {
   /** Filled from the manifest once Yoga's pipeline exists; empty, it still refuses unknown ids. */
   trustedDocuments: TrustedDocuments;
 }
+
+/** Smaller answers go out as they are: a packet or two either way, and compressing costs a call. */
+const COMPRESSION_MIN_BYTES = 1024;
 
 interface PluginEntry {
   name: string;
@@ -114,6 +118,9 @@ export const PLUGIN_ORDER: readonly PluginEntry[] = [
           })
         : [],
   },
+  // Last: Yoga runs onResponse in list order, so it compresses the body every other plugin has
+  // finished (refusal bodies included), with their headers (x-request-id).
+  { name: 'compression', build: () => [useAnswerCompression<TradegraphContext>({ minBytes: COMPRESSION_MIN_BYTES })] },
 ];
 
 /** The plugins for Yoga, in PLUGIN_ORDER. */

@@ -90,10 +90,24 @@ it('starts the fleet behind Hive Gateway on PORT, serves @defer with the caller 
   }
   for (const replica of replicas) expect(await operationsServed(replica)).toBeGreaterThan(0);
 
+  // Prometheus beside them (Debian's is installed here): both replicas scraped, every rule evaluated.
+  const prometheus = urlOf(run.lines, 'Prometheus');
+  const prometheusApi = async <T>(path: string) => ((await (await fetch(new URL(path, prometheus))).json()) as { data: T }).data;
+  await expect
+    .poll(async () => (await prometheusApi<{ activeTargets: { health: string }[] }>('/api/v1/targets')).activeTargets.map((target) => target.health), {
+      timeout: 30_000,
+    })
+    .toEqual(['up', 'up']);
+  const ruleHealth = async () =>
+    (await prometheusApi<{ groups: { rules: { name: string; health: string }[] }[] }>('/api/v1/rules')).groups.flatMap((group) => group.rules);
+  // A rule's health is "unknown" until its first evaluation, every second here.
+  await expect.poll(async () => (await ruleHealth()).filter((rule) => rule.health !== 'ok'), { timeout: 30_000 }).toEqual([]);
+  expect((await ruleHealth()).length).toBeGreaterThan(20);
+
   process.kill(run.pid, 'SIGINT');
   const exit = await Promise.race([run.exited, delay(STOP_BOUND_MS).then(() => 'npm still running')]);
   expect(exit).toEqual({ code: 0, signal: null });
   expect(run.lines).toContain('fleet: stopped');
   expect(stillRunning(tree)).toEqual([]);
-  for (const url of [gateway, ...others]) expect(await portIsFree(Number(url.port)), `${url.href} is free`).toBe(true);
+  for (const url of [gateway, ...others, prometheus]) expect(await portIsFree(Number(url.port)), `${url.href} is free`).toBe(true);
 }, 180_000);

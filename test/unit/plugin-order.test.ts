@@ -19,6 +19,7 @@ const ORDER = [
   'rate-limit',
   'compiled-execution',
   'response-cache',
+  'compression',
 ];
 
 /** The entries that give Yoga at least one plugin under this configuration. */
