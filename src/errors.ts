@@ -136,6 +136,27 @@ export class OperationRateLimitedError extends TradegraphError {
   }
 }
 
+/**
+ * A listing-fee call for a caller the partner has not accepted, refused before it was sent: such
+ * fees are made with the merchant's key and share one budget, of which each client (address,
+ * token) may spend only its share.
+ */
+export class UnprovenFeeBudgetError extends TradegraphError {
+  readonly code = ErrorCode.RATE_LIMITED;
+  constructor(scope: 'client' | 'total', total: number, share: number, windowMs: number, retryAfterSeconds: number) {
+    const spent =
+      scope === 'client'
+        ? `this client has asked its share of them (${share} items per ${windowMs / 1000} s)`
+        : `they have all been asked (${total} items per ${windowMs / 1000} s)`;
+    super(
+      `Listing fees of callers the partner has not accepted share one budget, and ${spent}; try again in ${retryAfterSeconds} s, ` +
+        'or read an inventory with the token first: its fees then spend its own budget.',
+      ErrorCode.RATE_LIMITED,
+      { retryAfter: retryAfterSeconds, http: { status: 429, headers: { 'Retry-After': String(retryAfterSeconds) } } },
+    );
+  }
+}
+
 /** The error fields of a failed partner envelope, exactly as the partner sent them. */
 export interface UpstreamErrorFields {
   errorCode: unknown;
