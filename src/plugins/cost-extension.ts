@@ -59,7 +59,26 @@ function costOf(record: RequestCost, done: boolean): CostExtension {
   return cost;
 }
 
-/** A new result with the cost beside its other extensions: the one given may be the cache's own object. */
-function withCost<T extends ExecutionResult>(result: T, cost: CostExtension): T {
-  return { ...result, extensions: { ...result.extensions, cost } };
+/** A result as Yoga writes it: with its own serialiser when it has one (an answer of the in-process cache). */
+type Serialisable = ExecutionResult & { stringify?: (result: ExecutionResult) => string };
+
+/**
+ * A new result with the cost beside its other extensions: the one given may be the cache's own
+ * object. A result with a serialiser of its own (the in-process cache keeps the text of its data)
+ * keeps it for the data, and the extensions are written after it: an answer from the cache is not
+ * serialised again whole for the few fields the cost adds.
+ */
+function withCost<T extends Serialisable>(result: T, cost: CostExtension): T {
+  const costed: T = { ...result, extensions: { ...result.extensions, cost } };
+  const { stringify } = result;
+  if (stringify) costed.stringify = serialiseAfter(stringify);
+  return costed;
+}
+
+function serialiseAfter(stringify: (result: ExecutionResult) => string): (result: ExecutionResult) => string {
+  return (value) => {
+    const { extensions, ...rest } = value;
+    const text = stringify(rest);
+    return extensions === undefined ? text : `${text.slice(0, -1)},"extensions":${JSON.stringify(extensions)}}`;
+  };
 }
