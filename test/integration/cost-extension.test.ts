@@ -82,6 +82,13 @@ describe('extensions.cost and the RateLimit fields with a rate limit', () => {
     expect((await readPage(kit(), 'other-bucket-token')).body.extensions!.cost!.throttleStatus!.currentlyAvailable).toBe(MAX - pagePrice);
   });
 
+  it('lets a front end on another origin read the fields (CORS exposes them)', async () => {
+    const { headers } = await send(kit(), { query: '{ __typename }' }, 'cors-token', { origin: 'https://shop.example.com' });
+    const exposed = (headers.get('access-control-expose-headers') ?? '').toLowerCase().split(/\s*,\s*/);
+    expect(exposed).toEqual(expect.arrayContaining(['ratelimit', 'ratelimit-policy', 'retry-after']));
+    expect(headers.get('ratelimit')).toMatch(/^"default";r=\d+;t=\d+$/);
+  });
+
   it('carries the fields on a refusal (429 with Retry-After) and on an answer refused before execution', async () => {
     let refused: Answer | undefined;
     for (let sent = 0; sent < MAX && !refused; sent++) {
