@@ -81,6 +81,8 @@ export function useRateLimit({ max, windowMs, proxyHops = 0, accepted, redis }: 
       // operation the partner does no work for is still one unit: an answer costs the service too.
       const own = Math.max(1, proven ? cost : cost - (price?.appKeyCost ?? 0));
       const record = requestCostOf(request);
+      // Told here too: a refusal below ends the operation before the cost extension's own hook.
+      record.requested = price?.cost ?? null;
       const gate = (entries: number) => spendUnprovenFees(request, req, entries);
       record.beforeListingFeeCall = gate;
       const refusal = await spendOwn(request, credential, own);

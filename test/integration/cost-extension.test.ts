@@ -100,6 +100,11 @@ describe('extensions.cost and the RateLimit fields with a rate limit', () => {
     expect(refused!.headers.get('ratelimit-policy')).toBe(`"default";q=${MAX};w=60`);
     expect(refused!.headers.get('ratelimit')).toMatch(/^"default";r=\d+;t=\d+$/);
     expect(remainingOf(refused!.headers)).toBeLessThan(pagePrice);
+    expect(refused!.body.extensions?.cost).toEqual({
+      requestedQueryCost: pagePrice,
+      actualQueryCost: 0,
+      throttleStatus: { maximumAvailable: MAX, currentlyAvailable: remainingOf(refused!.headers), restoreRate: MAX / 60 },
+    });
     // A document that does not validate spends nothing, and still says what is left.
     const invalid = await send(kit(), { query: '{ nothingHere }' }, 'spent-token');
     expect(invalid.status).toBe(400);
