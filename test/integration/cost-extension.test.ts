@@ -135,6 +135,25 @@ describe('extensions.cost with the response cache (in-process)', () => {
   });
 });
 
+describe('extensions.cost with the response cache (in-process) in production', () => {
+  // Production answers a hit with the cache's own object (no metadata copy): the cost must not be written into it.
+  const MAX = 40;
+  const kit = useTestkit({ config: { production: true, responseCacheTtlMs: 60_000, rateLimit: { max: MAX, windowMs: 60_000 } } });
+
+  it('gives each hit the budget of its own moment', async () => {
+    const miss = await readPage(kit(), 'production-cost-token');
+    const left = miss.body.extensions!.cost!.throttleStatus!.currentlyAvailable;
+    for (let hit = 1; hit <= 3; hit++) {
+      const again = await readPage(kit(), 'production-cost-token');
+      expect(again.body.data).toEqual(miss.body.data);
+      expect(again.body.extensions).toEqual({
+        cost: { requestedQueryCost: 1, actualQueryCost: 0, throttleStatus: { maximumAvailable: MAX, currentlyAvailable: left - hit, restoreRate: MAX / 60 } },
+      });
+    }
+    expect(kit().simulator.callsOf('readInventory')).toHaveLength(1);
+  });
+});
+
 describe('extensions.cost with the response cache in Redis', () => {
   let redis: RedisServer;
   let kit: Testkit;
