@@ -88,6 +88,7 @@ const EnvSchema = z.object({
       .refine((ms) => ms % 1000 === 0, 'must be whole seconds (a multiple of 1000)')
       .default(60_000),
   ),
+  RATE_LIMIT_PROXY_HOPS: z.preprocess(emptyAsUnset, integer(0, 10).default(0)),
 }).refine((env) => env.PARTNER_OPEN_API_URL === undefined || env.PARTNER_API_URL !== undefined, {
   // Without PARTNER_API_URL the simulator serves both operations; half a real upstream is a mistake.
   message: 'is set but PARTNER_API_URL is not (both or neither)',
@@ -177,7 +178,18 @@ export interface Config {
   /** A Redis command's deadline; one missed marks Redis down until it answers again. */
   redisCommandTimeoutMs: number;
   /** Units of partner work (operation-cost.ts) per credential per window; null (RATE_LIMIT_MAX=0, the default) means no limit. */
-  rateLimit: { max: number; windowMs: number } | null;
+  rateLimit: RateLimitConfig | null;
+}
+
+export interface RateLimitConfig {
+  max: number;
+  windowMs: number;
+  /**
+   * Proxies in front of the service that each append the address they were reached from to
+   * X-Forwarded-For: the client's address is the entry this many from the end. 0 (and omitted): the
+   * connection's own address.
+   */
+  proxyHops?: number;
 }
 
 export class ConfigError extends Error {}
@@ -249,7 +261,10 @@ export function loadConfig(env: NodeJS.ProcessEnv, heapLimitBytes = getHeapStati
     responseCacheMaxEntryBytes: values.RESPONSE_CACHE_MAX_ENTRY_BYTES,
     redisUrl: values.REDIS_URL ?? null,
     redisCommandTimeoutMs: values.REDIS_COMMAND_TIMEOUT_MS,
-    rateLimit: values.RATE_LIMIT_MAX > 0 ? { max: values.RATE_LIMIT_MAX, windowMs: values.RATE_LIMIT_WINDOW_MS } : null,
+    rateLimit:
+      values.RATE_LIMIT_MAX > 0
+        ? { max: values.RATE_LIMIT_MAX, windowMs: values.RATE_LIMIT_WINDOW_MS, proxyHops: values.RATE_LIMIT_PROXY_HOPS }
+        : null,
   };
 }
 

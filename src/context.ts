@@ -8,6 +8,7 @@ import { UnauthenticatedError } from './errors.js';
 import { createInventoryPageLoader, type InventoryPageLoader } from './inventory/page-loader.js';
 import { createListingFeeLoader, type ListingFeeLoader } from './listing-fee/fee-loader.js';
 import type { OperationDeadline, PartnerApi } from './partner/index.js';
+import { requestCostOf, type RequestCost } from './request-cost.js';
 
 export interface Loaders {
   inventoryPage: InventoryPageLoader;
@@ -73,6 +74,8 @@ class RequestLoaders implements Loaders {
      */
     private readonly credentialKey: () => string | null,
     private readonly call: RequestCall,
+    /** Where the partner work of the request's calls is counted, and the rate limit's gate on fee calls. */
+    private readonly cost: RequestCost = { requested: null, actual: 0 },
   ) {
     const { partner } = dependencies;
     this.inventoryPage = createInventoryPageLoader((page) => {
@@ -80,31 +83,35 @@ class RequestLoaders implements Loaders {
       const credential = accessToken === null ? null : credentialKey();
       if (accessToken === null || credential === null) throw new UnauthenticatedError(MISSING_TOKEN);
       // Written out rather than spread: one object shape for every call, built on every page.
-      return partner.readInventoryPage({
-        platformId: page.platformId,
-        appId: page.appId,
-        startAssetId: page.startAssetId,
-        count: page.count,
-        accessToken,
-        credential,
-        signal: call.signal,
-        deadline: call.deadline,
-        requestId: call.requestId,
-      });
+      return partner
+        .readInventoryPage({
+          platformId: page.platformId,
+          appId: page.appId,
+          startAssetId: page.startAssetId,
+          count: page.count,
+          accessToken,
+          credential,
+          signal: call.signal,
+          deadline: call.deadline,
+          requestId: call.requestId,
+        })
+        .then((answered) => {
+          cost.actual += 1 + (answered.list?.length ?? 0);
+          return answered;
+        });
     });
   }
 
   /** Made on first use: most operations ask for no fee. */
   get listingFee(): ListingFeeLoader {
-    return (this.#listingFee ??= createListingFeeLoader(
-      (items) =>
-        this.dependencies.partner.calculateListingFees({
-          items,
-          credential: this.credentialKey(),
-          ...this.call,
-        }),
-      this.dependencies.listingFeeBatchMax,
-    ));
+    return (this.#listingFee ??= createListingFeeLoader(async (items) => {
+      // The rate limit's gate, when it has one: fees made with the merchant's key for a caller the
+      // partner has not accepted spend their shared budget per call made, not per call priced.
+      await this.cost.beforeListingFeeCall?.(items.length);
+      const fees = await this.dependencies.partner.calculateListingFees({ items, credential: this.credentialKey(), ...this.call });
+      this.cost.actual += 1 + items.length;
+      return fees;
+    }, this.dependencies.listingFeeBatchMax));
   }
 }
 
@@ -113,8 +120,9 @@ export function createLoaders(
   credentials: Credentials,
   credentialKey: () => string | null,
   call: RequestCall,
+  cost?: RequestCost,
 ): Loaders {
-  return new RequestLoaders(dependencies, credentials.accessToken, credentialKey, call);
+  return new RequestLoaders(dependencies, credentials.accessToken, credentialKey, call, cost);
 }
 
 const MISSING_TOKEN =
@@ -155,7 +163,7 @@ export function createContextFactory(dependencies: ContextDependencies) {
       requestId,
       deadline,
       pageMaxPartnerCalls: dependencies.pageMaxPartnerCalls,
-      loaders: createLoaders(dependencies, credentials, () => credentialKeyOf(request), { signal, deadline, requestId }),
+      loaders: createLoaders(dependencies, credentials, () => credentialKeyOf(request), { signal, deadline, requestId }, requestCostOf(request)),
     };
   };
 }

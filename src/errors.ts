@@ -118,18 +118,34 @@ export class RateLimitedError extends TradegraphError {
 /** The caller's credential has used its RATE_LIMIT_MAX operations of the current window at this service. */
 export class OperationRateLimitedError extends TradegraphError {
   readonly code = ErrorCode.RATE_LIMITED;
-  /** `unproven`: a token's fees were refused by the budget shared by every caller the partner has not accepted. */
-  constructor(max: number, windowMs: number, retryAfterSeconds: number, cost: number, unproven = false) {
+  constructor(max: number, windowMs: number, retryAfterSeconds: number, cost: number) {
     const budget = `${max} units of partner work per ${windowMs / 1000} s`;
-    const shared = unproven
-      ? ' Listing fees of a token the partner has not accepted yet share this budget with those of every other such token, and of requests without one: read an inventory with the token first.'
-      : '';
     // `http` makes Yoga answer 429 with Retry-After (it strips `http` from what the client sees).
     super(
-      (cost > max
+      cost > max
         ? `The operation would cost ${cost} units of partner work, more than the whole budget of ${budget}: ask for less per operation.`
-        : `The operation would cost ${cost} units of partner work, more than is left of the budget of ${budget}; try again in ${retryAfterSeconds} s.`) +
-        shared,
+        : `The operation would cost ${cost} units of partner work, more than is left of the budget of ${budget}; try again in ${retryAfterSeconds} s.`,
+      ErrorCode.RATE_LIMITED,
+      { retryAfter: retryAfterSeconds, http: { status: 429, headers: { 'Retry-After': String(retryAfterSeconds) } } },
+    );
+  }
+}
+
+/**
+ * A listing-fee call for a caller the partner has not accepted, refused before it was sent: such
+ * fees are made with the merchant's key and share one budget, of which each client (address,
+ * token) may spend only its share.
+ */
+export class UnprovenFeeBudgetError extends TradegraphError {
+  readonly code = ErrorCode.RATE_LIMITED;
+  constructor(scope: 'client' | 'total', total: number, share: number, windowMs: number, retryAfterSeconds: number) {
+    const spent =
+      scope === 'client'
+        ? `this client has asked its share of them (${share} items per ${windowMs / 1000} s)`
+        : `they have all been asked (${total} items per ${windowMs / 1000} s)`;
+    super(
+      `Listing fees of callers the partner has not accepted share one budget, and ${spent}; try again in ${retryAfterSeconds} s, ` +
+        'or read an inventory with the token first: its fees then spend its own budget.',
       ErrorCode.RATE_LIMITED,
       { retryAfter: retryAfterSeconds, http: { status: 429, headers: { 'Retry-After': String(retryAfterSeconds) } } },
     );

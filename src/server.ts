@@ -96,7 +96,9 @@ export function createTradegraph({ config, logger, graphiqlHeaders = {}, schema 
     // Any origin may call (front ends on their own hosts), with the bearer token in a header. Never
     // with the browser's cookies, which nothing here reads: Yoga's default would allow credentials for
     // whatever origin asks, which a cookie-based proxy put in front would turn into a hole.
-    cors: { credentials: false },
+    // The budget fields are exposed so that a front end on another origin can read them (CORS hides
+    // every response field but a few safelisted ones).
+    cors: { credentials: false, exposedHeaders: ['RateLimit', 'RateLimit-Policy', 'Retry-After'] },
     // Production never shows an unexpected error's message or stack, whatever NODE_ENV Yoga sees.
     maskedErrors: maskedErrorsOf(config.production),
     logging: yogaLogging(logger),

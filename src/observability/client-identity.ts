@@ -34,6 +34,12 @@ const UNSAFE = /[^A-Za-z0-9._:@/+-]/g;
 const MIN_SECRET_OVERLAP = 8;
 /** Values whose form is a credential's, whoever's: a bearer header, a JWT. */
 const CREDENTIAL_FORM = /^(bearer|basic)\s|^eyJ[\w-]+\.[\w-]+/i;
+/**
+ * A run that looks like a random token, whoever's: 24 or more characters of the base64 alphabets
+ * with no separator a name would use (`.`, `:`, `@`), mixing upper case, lower case and digits. A
+ * client's name rarely mixes all three over so long a run; a generated secret nearly always does.
+ */
+const TOKEN_RUN = /[A-Za-z0-9+/=_-]{24,}/g;
 
 export interface ClientIdentities {
   /** The request's client, read once per request. */
@@ -92,9 +98,27 @@ function clean(value: string | null, maxLength: number, credentials: readonly st
   const trimmed = value?.trim() ?? '';
   if (trimmed === '') return UNKNOWN;
   if (CREDENTIAL_FORM.test(trimmed)) return REDACTED;
-  for (const credential of credentials) {
-    if (trimmed.includes(credential)) return REDACTED;
-    if (trimmed.length >= MIN_SECRET_OVERLAP && credential.includes(trimmed)) return REDACTED;
+  // Only what is kept is searched: what the cap cuts off is written nowhere, and the search stays short.
+  const kept = trimmed.slice(0, maxLength);
+  if (credentials.some((credential) => overlaps(kept, credential)) || holdsTokenRun(kept)) return REDACTED;
+  return kept.replace(UNSAFE, '_');
+}
+
+/**
+ * Whether a value holds a credential, or MIN_SECRET_OVERLAP characters in a row of one: a prefix
+ * (`web:`) before part of a token must not let that part through.
+ */
+function overlaps(value: string, credential: string): boolean {
+  if (value.includes(credential)) return true;
+  for (let start = 0; start + MIN_SECRET_OVERLAP <= value.length; start++) {
+    if (credential.includes(value.slice(start, start + MIN_SECRET_OVERLAP))) return true;
   }
-  return trimmed.slice(0, maxLength).replace(UNSAFE, '_');
+  return false;
+}
+
+function holdsTokenRun(value: string): boolean {
+  for (const [run] of value.matchAll(TOKEN_RUN)) {
+    if (/[a-z]/.test(run) && /[A-Z]/.test(run) && /[0-9]/.test(run)) return true;
+  }
+  return false;
 }

@@ -12,6 +12,7 @@ import type { AcceptedCredentials } from '../partner/accepted-credentials.js';
 import type { SharedRedis } from '../redis.js';
 import { useCompiledExecution } from './compiled-execution.js';
 import { useAnswerCompression } from './compression.js';
+import { useCostExtension } from './cost-extension.js';
 import { useCsrfPrevention } from './csrf-prevention.js';
 import { useDeprecatedUsage } from './deprecated-usage.js';
 import { useIncrementalDelivery } from './defer-stream.js';
@@ -93,6 +94,9 @@ export const PLUGIN_ORDER: readonly PluginEntry[] = [
     build: ({ config, redis, accepted }) =>
       config.rateLimit ? [useRateLimit({ ...config.rateLimit, accepted, redis: redis ?? undefined })] : [],
   },
+  // After the rate limit, whose budget (and charge for a cache hit) it reports; its onExecutionResult
+  // runs after the response cache has stored the result, so that no stored answer holds a budget.
+  { name: 'cost-extension', build: () => [useCostExtension()] },
   // Replaces the execute function; the response cache below wraps whichever execute it finds.
   {
     name: 'compiled-execution',

@@ -3,28 +3,36 @@
 // rather than one. Checked as execution starts (the price needs the document and its variables),
 // before any partner call; an answer from the response cache spends one unit as it is answered.
 // Reads spend the caller's own budget; the fee mutation, made with the merchant's app-key alone
-// (APP_KEY_FIELDS), spends it only once the partner has accepted the token, else the one budget of
-// every unproven caller. With Redis the counts are shared by every replica; without it (or while it
-// is away) they are the replica's own.
+// (APP_KEY_FIELDS), spends it only once the partner has accepted the token. The fee calls of every
+// caller the partner has not accepted share one budget of RATE_LIMIT_MAX fee items, spent as the
+// calls are made (a mutation its resolver refuses spends none of it), of which one client (its
+// address, its token) may spend only a share. With Redis the counts are shared by every replica;
+// without it (or while it is away) they are the replica's own. Every answer carries the caller's
+// budget in RateLimit-Policy and RateLimit header fields (draft-ietf-httpapi-ratelimit-headers).
+import { hash } from 'node:crypto';
+import type { IncomingMessage } from 'node:http';
 import type { Plugin } from 'graphql-yoga';
 import type { RateLimiterAbstract, RateLimiterRes } from 'rate-limiter-flexible';
+import type { RateLimitConfig } from '../config.js';
 import type { TradegraphContext } from '../context.js';
 import { credentialKeyOf } from '../credentials.js';
-import { OperationRateLimitedError } from '../errors.js';
+import { OperationRateLimitedError, UnprovenFeeBudgetError } from '../errors.js';
 import type { AcceptedCredentials } from '../partner/accepted-credentials.js';
 import type { SharedRedis } from '../redis.js';
+import { requestCostOf, type ThrottleStatus } from '../request-cost.js';
 import { operationPrice } from './operation-cost.js';
 import { servedFromResponseCache } from './response-cache.js';
 
-export interface RateLimitOptions {
-  max: number;
-  windowMs: number;
+export interface RateLimitOptions extends RateLimitConfig {
   /** The credentials the partner has accepted (partner.accepted): who may spend fees of its own. */
   accepted: AcceptedCredentials;
   redis?: SharedRedis;
 }
 
-/** Every counter this limiter writes in Redis starts so; the rest is a SHA-256 hash, `anonymous` or `unproven-fees`. */
+/**
+ * Every counter this limiter writes in Redis starts so; the rest is a SHA-256 hash, `anonymous`,
+ * `unproven-fees`, or `share:` and a client's `address-` or `token-` hash.
+ */
 export const REDIS_KEY_PREFIX = 'tradegraph:rate-limit';
 
 /**
@@ -41,26 +49,43 @@ const ANONYMOUS = 'anonymous';
  */
 const UNPROVEN_FEES = 'unproven-fees';
 
-export function useRateLimit({ max, windowMs, accepted, redis }: RateLimitOptions): Plugin<TradegraphContext> {
+/**
+ * The share of UNPROVEN_FEES one client may spend: a tenth, so that one address or one token that
+ * keeps asking leaves nine tenths of the fees to every other new user.
+ */
+export const unprovenFeeShareOf = (max: number): number => Math.max(1, Math.ceil(max / 10));
+
+/** The name of the one policy in the RateLimit-Policy and RateLimit fields. */
+const POLICY = '"default"';
+
+export function useRateLimit({ max, windowMs, proxyHops = 0, accepted, redis }: RateLimitOptions): Plugin<TradegraphContext> {
   // Loaded on first use, and only when a limit is configured.
   let limiters: Promise<Limiters> | undefined;
   const limitersOf = () => (limiters ??= createLimiters({ max, windowMs, redis }));
+  const share = unprovenFeeShareOf(max);
+  const throttleOf = (remaining: number, msBeforeNext: number): ThrottleStatus => ({
+    maximumAvailable: max,
+    currentlyAvailable: Math.max(0, Math.min(max, remaining)),
+    restoreRate: max / (windowMs / 1000),
+    msBeforeRestore: Math.max(0, msBeforeNext),
+  });
   return {
     async onExecute({ args }) {
-      const { request } = args.contextValue as unknown as { request: Request };
+      const { request, req } = args.contextValue as unknown as { request: Request; req?: IncomingMessage };
       const credential = credentialKeyOf(request);
       // Null when the variables do not coerce: execution refuses it before any resolver runs.
       const price = operationPrice(args.schema, args.document, args.operationName, args.variableValues);
       const cost = price?.cost ?? 0;
-      const appKeyCost = price?.appKeyCost ?? 0;
-      const ownKey = credential ?? ANONYMOUS;
-      const appKeyKey = credential !== null && accepted.has(credential) ? credential : UNPROVEN_FEES;
-      // An operation the partner does no work for is still one unit: an answer costs the service too.
-      const spend = new Map<string, number>();
-      const ownCost = cost === 0 ? 1 : cost - appKeyCost;
-      if (ownCost > 0) spend.set(ownKey, ownCost);
-      if (appKeyCost > 0) spend.set(appKeyKey, (spend.get(appKeyKey) ?? 0) + appKeyCost);
-      const refusal = await spendOrRefuse(credential, spend);
+      const proven = credential !== null && accepted.has(credential);
+      // An unproven caller's fees are charged as their calls are made (below), not as priced. An
+      // operation the partner does no work for is still one unit: an answer costs the service too.
+      const own = Math.max(1, proven ? cost : cost - (price?.appKeyCost ?? 0));
+      const record = requestCostOf(request);
+      // Told here too: a refusal below ends the operation before the cost extension's own hook.
+      record.requested = price?.cost ?? null;
+      const gate = (entries: number) => spendUnprovenFees(request, req, entries);
+      record.beforeListingFeeCall = gate;
+      const refusal = await spendOwn(request, credential, own);
       if (refusal) throw refusal;
     },
     // Yoga's response cache answers a hit before execution (in onParams), so onExecute above never
@@ -69,44 +94,77 @@ export function useRateLimit({ max, windowMs, accepted, redis }: RateLimitOption
     // reads are cached, so it is always the credential's own budget.
     async onExecutionResult({ request, result, setResult }) {
       if (!servedFromResponseCache(result)) return;
-      const credential = credentialKeyOf(request);
-      const refusal = await spendOrRefuse(credential, new Map([[credential ?? ANONYMOUS, 1]]));
+      const refusal = await spendOwn(request, credentialKeyOf(request), 1);
       if (refusal) setResult({ errors: [refusal] });
+    },
+    // Every answer says what is left of the caller's own budget; one that spent nothing (refused
+    // before execution) reads it without spending.
+    async onResponse({ request, response }) {
+      const record = requestCostOf(request);
+      record.throttle ??= await currentThrottle(credentialKeyOf(request) ?? ANONYMOUS);
+      const { currentlyAvailable, msBeforeRestore } = record.throttle;
+      response.headers.set('RateLimit-Policy', `${POLICY};q=${max};w=${windowMs / 1000}`);
+      response.headers.set('RateLimit', `${POLICY};r=${currentlyAvailable};t=${Math.ceil(msBeforeRestore / 1000)}`);
     },
   };
 
-  /**
-   * Spends each key's points in turn; at the first refusal gives back what this operation already
-   * spent (a smaller operation may still use what is left) and answers the error to send.
-   */
-  async function spendOrRefuse(credential: string | null, spend: Map<string, number>): Promise<OperationRateLimitedError | null> {
+  /** Spends `points` of the caller's own budget, records what is left of it, and answers the refusal if any. */
+  async function spendOwn(request: Request, credential: string | null, points: number): Promise<OperationRateLimitedError | null> {
     const { shared, own } = await limitersOf();
-    const spent: [RateLimiterAbstract, string, number][] = [];
-    for (const [key, points] of spend) {
-      const { limiter, refusal } = await consume(shared, own, key, points);
-      spent.push([limiter, key, points]);
-      if (refusal) {
-        await Promise.all(spent.map(([by, refunded, back]) => refund(shared, by, refunded, back)));
-        const retryAfter = Math.max(1, Math.ceil(refusal.msBeforeNext / 1000));
-        return new OperationRateLimitedError(max, windowMs, retryAfter, points, credential !== null && key === UNPROVEN_FEES);
+    const key = credential ?? ANONYMOUS;
+    const { limiter, outcome, refused } = await consume(shared, own, key, points);
+    const record = requestCostOf(request);
+    if (!refused) {
+      record.throttle = throttleOf(outcome.remainingPoints, outcome.msBeforeNext);
+      return null;
+    }
+    // A refused spend counts in rate-limiter-flexible: it is given back, so that a smaller operation may still use what is left.
+    await refund(shared, limiter, key, points);
+    record.throttle = throttleOf(max - (outcome.consumedPoints - points), outcome.msBeforeNext);
+    return new OperationRateLimitedError(max, windowMs, retryAfterOf(outcome), points);
+  }
+
+  /**
+   * Spends a fee call's items from the budget of unproven callers' fees, and from the shares of
+   * its client's token and address, unless the partner has accepted the caller's token; throws the
+   * refusal, having given back what this call spent.
+   */
+  async function spendUnprovenFees(request: Request, req: IncomingMessage | undefined, entries: number): Promise<void> {
+    const credential = credentialKeyOf(request);
+    if (credential !== null && accepted.has(credential)) return;
+    const { shared, own, sharedShares, ownShares } = await limitersOf();
+    const address = clientAddressOf(request, req, proxyHops);
+    const spends: Array<{ shared: RateLimiterAbstract | null; own: RateLimiterAbstract; key: string; scope: 'client' | 'total' }> = [];
+    if (credential !== null) spends.push({ shared: sharedShares, own: ownShares, key: `token-${credential}`, scope: 'client' });
+    spends.push({ shared: sharedShares, own: ownShares, key: `address-${hash('sha256', address, 'hex')}`, scope: 'client' });
+    spends.push({ shared, own, key: UNPROVEN_FEES, scope: 'total' });
+    const spent: Array<[RateLimiterAbstract | null, RateLimiterAbstract, string]> = [];
+    for (const spend of spends) {
+      const { limiter, outcome, refused } = await consume(spend.shared, spend.own, spend.key, entries);
+      spent.push([spend.shared, limiter, spend.key]);
+      if (refused) {
+        await Promise.all(spent.map(([sharedOne, by, key]) => refund(sharedOne, by, key, entries)));
+        throw new UnprovenFeeBudgetError(spend.scope, max, share, windowMs, retryAfterOf(outcome));
       }
     }
-    return null;
+  }
+
+  /** What is left of a key's budget, read without spending (an empty record: all of it). */
+  async function currentThrottle(key: string): Promise<ThrottleStatus> {
+    const { shared, own } = await limitersOf();
+    const read = async (limiter: RateLimiterAbstract) => ({ found: await limiter.get(key) });
+    const { found } = (shared && redis ? await redis.attempt(() => read(shared)) : undefined) ?? (await read(own).catch(() => ({ found: null })));
+    return found ? throttleOf(found.remainingPoints, found.msBeforeNext) : throttleOf(max, windowMs);
   }
 
   /**
    * Spends from the shared counts while Redis is up, else from the replica's own, and answers the
-   * limiter spent from with its refusal, if it refused. While Redis is down (also hung, its
-   * connection still open) it is not asked at all; a command that fails or misses its deadline is
-   * counted by the replica instead, and a missed deadline marks Redis down for every user of it,
-   * as a cache command's does. An Error is a failure of the limiter itself; a refusal is its answer.
+   * limiter spent from with its outcome. While Redis is down (also hung, its connection still open)
+   * it is not asked at all; a command that fails or misses its deadline is counted by the replica
+   * instead, and a missed deadline marks Redis down for every user of it, as a cache command's
+   * does. An Error is a failure of the limiter itself; a refusal is its answer.
    */
-  async function consume(
-    shared: RateLimiterAbstract | null,
-    own: RateLimiterAbstract,
-    key: string,
-    points: number,
-  ): Promise<{ limiter: RateLimiterAbstract; refusal: RateLimiterRes | null }> {
+  async function consume(shared: RateLimiterAbstract | null, own: RateLimiterAbstract, key: string, points: number): Promise<Spent> {
     const fromShared = shared && redis ? await redis.attempt(() => spendFrom(shared, key, points)) : undefined;
     return fromShared ?? spendFrom(own, key, points);
   }
@@ -122,35 +180,63 @@ export function useRateLimit({ max, windowMs, accepted, redis }: RateLimitOption
   }
 }
 
-/** Spends `points` of `key` from one limiter: its refusal, if it refused; an Error is a failure of the limiter itself. */
-async function spendFrom(limiter: RateLimiterAbstract, key: string, points: number): Promise<{ limiter: RateLimiterAbstract; refusal: RateLimiterRes | null }> {
+const retryAfterOf = (outcome: RateLimiterRes) => Math.max(1, Math.ceil(outcome.msBeforeNext / 1000));
+
+/**
+ * The client's address: the connection's, or behind `hops` proxies that each append the address
+ * they were reached from to X-Forwarded-For, the entry the outermost of them wrote. Entries before
+ * it are the client's own to write, so never trusted.
+ */
+function clientAddressOf(request: Request, req: IncomingMessage | undefined, hops: number): string {
+  const connection = req?.socket.remoteAddress ?? 'unknown';
+  if (hops === 0) return connection;
+  const forwarded = (request.headers.get('x-forwarded-for') ?? '')
+    .split(',')
+    .map((entry) => entry.trim())
+    .filter((entry) => entry !== '');
+  return forwarded[Math.max(0, forwarded.length - hops)] ?? connection;
+}
+
+/** One spend from one limiter: what it answered, and whether that was a refusal. */
+interface Spent {
+  limiter: RateLimiterAbstract;
+  outcome: RateLimiterRes;
+  refused: boolean;
+}
+
+/** Spends `points` of `key` from one limiter; an Error is a failure of the limiter itself. */
+async function spendFrom(limiter: RateLimiterAbstract, key: string, points: number): Promise<Spent> {
   try {
-    await limiter.consume(key, points);
-    return { limiter, refusal: null };
+    return { limiter, outcome: await limiter.consume(key, points), refused: false };
   } catch (outcome) {
     if (outcome instanceof Error) throw outcome;
-    return { limiter, refusal: outcome as RateLimiterRes };
+    return { limiter, outcome: outcome as RateLimiterRes, refused: true };
   }
 }
 
-/** The replica's own counts, and the counts shared through Redis (null without it). */
+/** The replica's own counts, and the counts shared through Redis (null without it); the same for the clients' shares. */
 interface Limiters {
   own: RateLimiterAbstract;
   shared: RateLimiterAbstract | null;
+  ownShares: RateLimiterAbstract;
+  sharedShares: RateLimiterAbstract | null;
 }
 
-async function createLimiters({ max, windowMs, redis }: Omit<RateLimitOptions, 'accepted'>): Promise<Limiters> {
+async function createLimiters({ max, windowMs, redis }: { max: number; windowMs: number; redis?: SharedRedis }): Promise<Limiters> {
   const { RateLimiterMemory, RateLimiterRedis } = await import('rate-limiter-flexible');
   const limits = { points: max, duration: windowMs / 1000 };
-  const ownCounts = new RateLimiterMemory(limits);
-  if (!redis) return { own: ownCounts, shared: null };
-  const shared = new RateLimiterRedis({
-    ...limits,
-    storeClient: await redis.client(),
-    keyPrefix: REDIS_KEY_PREFIX,
-    // A command that cannot be sent fails at once rather than waiting for a reconnection; the
-    // replica then counts on its own (consume, above), which also tells Redis of the failure.
-    rejectIfRedisNotReady: true,
-  });
-  return { own: ownCounts, shared };
+  const shares = { points: unprovenFeeShareOf(max), duration: windowMs / 1000 };
+  const own = new RateLimiterMemory(limits);
+  const ownShares = new RateLimiterMemory(shares);
+  if (!redis) return { own, shared: null, ownShares, sharedShares: null };
+  const storeClient = await redis.client();
+  // A command that cannot be sent fails at once rather than waiting for a reconnection; the
+  // replica then counts on its own (consume, above), which also tells Redis of the failure.
+  const common = { storeClient, rejectIfRedisNotReady: true };
+  return {
+    own,
+    shared: new RateLimiterRedis({ ...limits, ...common, keyPrefix: REDIS_KEY_PREFIX }),
+    ownShares,
+    sharedShares: new RateLimiterRedis({ ...shares, ...common, keyPrefix: `${REDIS_KEY_PREFIX}:share` }),
+  };
 }

@@ -46,7 +46,7 @@ describe('OTLP export', () => {
         query: 'query ExportedTotal { inventory(platformId: "76561198000000005", appId: 730) { totalCount } }',
       }),
     });
-    expect(await response.json()).toEqual({ data: { inventory: { totalCount: 5 } } });
+    expect(await response.json()).toMatchObject({ data: { inventory: { totalCount: 5 } } });
     expect(service.logs.map((entry) => entry.msg)).toContain('OpenTelemetry tracing is on (OTLP/HTTP)');
 
     // SIGTERM flushes the batch of spans still buffered.

@@ -113,6 +113,38 @@ describe('client values that could be credentials', () => {
   });
 });
 
+describe('client names that carry a token after a prefix', () => {
+  // The caller's own token, long enough that 40 of its characters follow `web:` in a 64-character name.
+  const LONG_TOKEN = 'tok-9a7c41e2b6d8f0315e7a9c2b4d6f8a1c3e5b7d9f0a2c4e6b';
+  const testkit = useTestkit();
+
+  it.each([
+    ["'web:' and 40 characters of the caller's own token", { 'graphql-client-name': `web:${LONG_TOKEN.slice(4, 44)}`, 'graphql-client-version': '3.1.0' }],
+    ["40 characters of the caller's own token as the version", { 'graphql-client-name': 'web', 'graphql-client-version': `v:${LONG_TOKEN.slice(10, 40)}` }],
+    ['a token-like run of someone else', { 'graphql-client-name': 'web:Zk3qP9xLmW2vT8rYc4nB7hJ5sD1fG6aK', 'graphql-client-version': '3.1.0' }],
+  ])('writes %s neither to /metrics nor to the log', async (_case, headers) => {
+    const kit = testkit();
+    const { line } = await run(kit, headers, TOTAL, LONG_TOKEN);
+    expect(line).toMatchObject({ clientName: 'redacted', clientVersion: 'redacted' });
+    const text = await metricsOf(kit);
+    expect(text).toContain('tradegraph_client_operations_total{client_name="redacted",client_version="redacted"');
+    const logs = kit.logs.join('\n');
+    for (const value of Object.values(headers)) {
+      const secretPart = value.replace(/^(web|v):/, '');
+      if (secretPart.length < 16) continue;
+      expect(text).not.toContain(secretPart.slice(0, 16));
+      expect(logs).not.toContain(secretPart.slice(0, 16));
+    }
+  });
+
+  it('keeps names and versions that only look long: a release tag, a commit id', async () => {
+    const kit = testkit();
+    const headers = { 'graphql-client-name': 'storefront-checkout-web-2026', 'graphql-client-version': '4f1c2a9e0b7d6c5a4f3e2d1c0b9a8f7e' };
+    const { line } = await run(kit, headers, TOTAL, LONG_TOKEN);
+    expect(line).toMatchObject({ clientName: headers['graphql-client-name'], clientVersion: headers['graphql-client-version'] });
+  });
+});
+
 describe('deprecated field usage by client', () => {
   // The service built on schema/ with one field deprecated, as a schema change would deprecate it.
   const deprecatedSchema = buildSchema(

@@ -9,6 +9,7 @@ import * as urqlCore from '@urql/core';
 import * as graphcache from '@urql/exchange-graphcache';
 import * as graphcacheExtras from '@urql/exchange-graphcache/extras';
 import { transform } from 'esbuild';
+import * as rxjs from 'rxjs';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { InventoryPageDocument, InventoryWithFeesDocument } from '../generated/graphql.js';
 import { DEMO_ACCESS_TOKEN, DEMO_APP_ID, DEMO_PLATFORM_ID, assetIdAt, inventorySize } from '../../src/simulator/data.js';
@@ -22,6 +23,7 @@ const MODULES: Record<string, unknown> = {
   '@urql/core': urqlCore,
   '@urql/exchange-graphcache': graphcache,
   '@urql/exchange-graphcache/extras': graphcacheExtras,
+  rxjs,
 };
 
 const blocks = [...DOC.matchAll(/```ts\n([\s\S]*?)```/g)].map((match) => match[1]!);
@@ -31,7 +33,9 @@ const blockImporting = (module: string) => {
   return found[0]!;
 };
 
-const kit = useTestkit();
+// With a rate limit, so that the examples' reading of the RateLimit field and extensions.cost is run too.
+const BUDGET = 100_000;
+const kit = useTestkit({ config: { rateLimit: { max: BUDGET, windowMs: 60_000 } } });
 
 /**
  * Runs an example as an async function body: its imports become bindings to MODULES, the example
@@ -67,11 +71,17 @@ const variables = { platformId: DEMO_PLATFORM_ID, appId: DEMO_APP_ID };
 
 describe('docs/clients-and-graphql-over-http.md examples', () => {
   it('urql with Graphcache: pages with fees, merged, and no warning from the cache', async () => {
-    const { client } = (await runExample(blockImporting('@urql/core'), { token: DEMO_ACCESS_TOKEN }, ['client'])) as {
+    // The example's own `rateLimit`, read as the example leaves it after each answer.
+    const { client, rateLimitNow } = (await runExample(blockImporting('@urql/core'), { token: DEMO_ACCESS_TOKEN }, ['client', 'rateLimitNow: () => rateLimit'])) as {
       client: urqlCore.Client;
+      rateLimitNow: () => string | null;
     };
     const first = await client.query(InventoryWithFeesDocument, { ...variables, first: 20, price: 500 }).toPromise();
     expect(first.error).toBeUndefined();
+    expect(first.extensions?.cost).toMatchObject({ requestedQueryCost: expect.any(Number), actualQueryCost: expect.any(Number) });
+    const { currentlyAvailable } = (first.extensions?.cost as { throttleStatus: { currentlyAvailable: number } }).throttleStatus;
+    expect(currentlyAvailable).toBeLessThan(BUDGET);
+    expect(rateLimitNow()).toMatch(new RegExp(`^"default";r=${currentlyAvailable};t=\\d+$`));
     const nodes = first.data!.inventory!.items.nodes;
     expect(nodes).toHaveLength(20);
     expect(nodes.every((node) => typeof node.listingFee?.fee === 'number')).toBe(true);
@@ -90,11 +100,16 @@ describe('docs/clients-and-graphql-over-http.md examples', () => {
     const firstPage = (await (
       await kit().post({ query: 'query($p: String!, $a: Int!) { inventory(platformId: $p, appId: $a) { items(first: 50) { pageInfo { endCursor } } } }', variables: { p: variables.platformId, a: variables.appId } })
     ).json()) as { data: { inventory: { items: { pageInfo: { endCursor: string } } } } };
-    const { client, query } = (await runExample(
+    const { client, query, budgetNow } = (await runExample(
       blockImporting('@apollo/client'),
       { token: DEMO_ACCESS_TOKEN, InventoryPageDocument, ...variables, pageInfo: firstPage.data.inventory.items.pageInfo },
-      ['client', 'query'],
-    )) as { client: apolloClient.ApolloClient; query: apolloClient.ObservableQuery };
+      ['client', 'query', 'budgetNow: () => budget'],
+    )) as { client: apolloClient.ApolloClient; query: apolloClient.ObservableQuery; budgetNow: () => { cost?: { requestedQueryCost: number; actualQueryCost: number; throttleStatus: { currentlyAvailable: number } }; rateLimit?: string | null } };
+    // The example's link read the cost of fetchMore's answer and the budget it left.
+    const { cost, rateLimit } = budgetNow();
+    expect(cost).toMatchObject({ requestedQueryCost: expect.any(Number), actualQueryCost: expect.any(Number) });
+    expect(cost!.actualQueryCost).toBeGreaterThan(0);
+    expect(rateLimit).toBe(`"default";r=${cost!.throttleStatus.currentlyAvailable};t=${/t=(\d+)/.exec(rateLimit ?? '')?.[1]}`);
     // The example's query was never subscribed, so the cache's one list holds the page fetchMore
     // brought: items 50 to 99, merged in by the example's relayStylePagination policy.
     expect(query.variables).toMatchObject({ ...variables, first: 50 });

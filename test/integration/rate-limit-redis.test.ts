@@ -6,11 +6,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { platformIdWithSize } from '../../src/simulator/data.js';
 import { CalculateListingFeeDocument, InventoryTotalDocument } from '../generated/graphql.js';
 import { redisSeenBy, startRedisServer, type RedisServer } from '../support/redis.js';
+import { closeClientAddresses, feeFrom, newUsersDuringAFeeFlood } from '../support/client-addresses.js';
 import { errorCodes, expectNoGraphQLErrors, startTestkit, type Testkit } from '../support/testkit.js';
 
 const BUDGET = 5;
-/** A fee mutation of one item costs 2 units: two fit in a budget of 5. */
-const FEE_COST = 2;
 
 let redis: RedisServer;
 let a: Testkit;
@@ -28,6 +27,7 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
+  await closeClientAddresses();
   await b?.close();
   await a?.close();
   await redis?.stop();
@@ -46,27 +46,31 @@ function read(replica: Testkit, token: string) {
 }
 
 describe('budgets shared through Redis by two replicas', () => {
-  it('lets twenty made-up tokens sending five fee mutations each, on either replica, make what one budget allows', async () => {
+  it('lets twenty made-up tokens, each from an address of its own, sending five fee mutations each, on either replica, make what one budget allows', async () => {
     const before = feeCalls();
     const outcomes: string[] = [];
     for (let token = 0; token < 20; token++) {
       for (let sent = 0; sent < 5; sent++) {
         const replica = (token * 5 + sent) % 2 === 0 ? a : b;
-        outcomes.push(errorCodes(await fees(replica, `made-up-fleet-fee-token-${token}`)).join() || 'ok');
+        tokensSent.add(`made-up-fleet-fee-token-${token}`);
+        outcomes.push(await feeFrom(replica, `127.0.6.${token + 1}`, `made-up-fleet-fee-token-${token}`));
       }
     }
-    // One budget for the fleet: each replica counting on its own would have let twice as many through.
-    expect(feeCalls() - before).toBe(Math.floor(BUDGET / FEE_COST));
-    expect(outcomes.filter((outcome) => outcome === 'ok')).toHaveLength(Math.floor(BUDGET / FEE_COST));
+    // One budget of fee items for the fleet: each replica counting on its own would have let twice as many through.
+    expect(feeCalls() - before).toBe(BUDGET);
+    expect(outcomes.filter((outcome) => outcome === 'ok')).toHaveLength(BUDGET);
     expect(new Set(outcomes.filter((outcome) => outcome !== 'ok'))).toEqual(new Set(['RATE_LIMITED']));
     expect(await redis.commandCalls('evalsha')).toBeGreaterThan(0);
 
-    // The shared counter is the one of unproven callers' fees; no key names a token.
+    // The shared counters are the one of unproven callers' fees and the clients' shares of it; no key names a token or an address.
     const keys = (await redis.dump()).map(({ key }) => key);
     expect(keys).toContain('tradegraph:rate-limit:unproven-fees');
+    expect(keys.some((key) => key.startsWith('tradegraph:rate-limit:share:address-'))).toBe(true);
+    expect(keys.some((key) => key.startsWith('tradegraph:rate-limit:share:token-'))).toBe(true);
     for (const key of keys) {
-      expect(key).toMatch(/^tradegraph:rate-limit:(anonymous|unproven-fees|[0-9a-f]{64})$/);
+      expect(key).toMatch(/^tradegraph:rate-limit:(anonymous|unproven-fees|[0-9a-f]{64}|share:(address|token)-[0-9a-f]{64})$/);
       for (const token of tokensSent) expect(key).not.toContain(token);
+      expect(key).not.toContain('127.0.');
     }
   });
 
@@ -78,17 +82,48 @@ describe('budgets shared through Redis by two replicas', () => {
     // A new user's read is never locked out by the flood, and gets its token accepted on A (1 of 5 spent).
     expectNoGraphQLErrors(await read(a, 'fleet-new-user'));
     const calls = feeCalls();
-    // B has not seen the partner accept it: there its fees spend the shared, spent budget.
+    // B has not seen the partner accept it: there its fees spend the shared, spent budget (and the
+    // one unit of its own any answer spends: 2 of 5).
     expect(errorCodes(await fees(b, 'fleet-new-user'))).toEqual(['RATE_LIMITED']);
     expect(feeCalls()).toBe(calls);
-    // Once B has read with it too (2 spent), its fees there spend its own budget (4 spent)...
+    // Once B has read with it too (3 spent), its fees there spend its own budget (5 spent)...
     expectNoGraphQLErrors(await read(b, 'fleet-new-user'));
     expectNoGraphQLErrors(await fees(b, 'fleet-new-user'));
     expect(feeCalls()).toBe(calls + 1);
-    // ...counted across both replicas: 2 more do not fit on A, 1 more does.
+    // ...counted across both replicas: nothing more fits on A.
     expect(errorCodes(await fees(a, 'fleet-new-user'))).toEqual(['RATE_LIMITED']);
     expect(feeCalls()).toBe(calls + 1);
-    expectNoGraphQLErrors(await read(a, 'fleet-new-user'));
-    expect(errorCodes(await read(b, 'fleet-new-user'))).toEqual(['RATE_LIMITED']);
+    expect(errorCodes(await read(a, 'fleet-new-user'))).toEqual(['RATE_LIMITED']);
+  });
+});
+
+describe('the fee budget of callers the partner has not accepted, shared fairly by two replicas through Redis', () => {
+  const MAX = 50;
+  let c: Testkit;
+  let d: Testkit;
+
+  beforeAll(async () => {
+    await redis.stop();
+    await redis.start();
+    const config = { redisUrl: redis.url, redisCommandTimeoutMs: 5000, rateLimit: { max: MAX, windowMs: 60_000 } };
+    c = await startTestkit({ config });
+    d = await startTestkit({ config, sharedSimulator: c.simulator });
+    await redisSeenBy('up', c, d);
+  });
+
+  afterAll(async () => {
+    await d?.close();
+    await c?.close();
+  });
+
+  it('serves 40 new users asking one fee each, on either replica, while one client floods both, and the partner sees at most the budget', async () => {
+    const outcome = await newUsersDuringAFeeFlood([c, d], 40);
+    expect(outcome.usersServed).toBeGreaterThanOrEqual(35);
+    // One share for the flooder across the fleet, not one per replica.
+    expect(outcome.floodServed).toBeLessThanOrEqual(MAX / 10);
+    const feeCallsMade = c.simulator.callsOf('calculateListingFee').length;
+    expect(feeCallsMade).toBe(outcome.usersServed + outcome.floodServed);
+    expect(feeCallsMade).toBeLessThanOrEqual(MAX);
+    expect((await redis.dump()).map(({ key }) => key)).toContain('tradegraph:rate-limit:unproven-fees');
   });
 });

@@ -6,11 +6,12 @@
 // that of requests without a token.
 // An answer from the response cache spends one unit.
 import { print } from 'graphql';
-import { describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { platformIdWithSize } from '../../src/simulator/data.js';
 import { operationCost } from '../../src/plugins/operation-cost.js';
 import { buildSchema } from '../../src/schema.js';
 import { CalculateListingFeeDocument, InventoryPageDocument, InventoryTotalDocument, InventoryWithFeesDocument } from '../generated/graphql.js';
+import { closeClientAddresses, feeFrom, newUsersDuringAFeeFlood, postFrom } from '../support/client-addresses.js';
 import { errorCodes, expectNoGraphQLErrors, useTestkit, type Testkit } from '../support/testkit.js';
 
 const MAX = 3;
@@ -74,18 +75,19 @@ describe('budgets that bound what they protect', () => {
   const fees = (token: string | null, items = 1) =>
     kit().execute(CalculateListingFeeDocument, { input: { items: Array.from({ length: items }, (_, at) => ({ price: 100 + at })) } }, { token });
 
-  it('lets twenty made-up tokens sending five fee mutations each make only what one budget allows', async () => {
+  it('lets twenty made-up tokens, each from an address of its own, sending five fee mutations each make only what one budget allows', async () => {
     const before = feeCalls();
     const outcomes: string[] = [];
     for (let token = 0; token < 20; token++) {
-      for (let sent = 0; sent < 5; sent++) outcomes.push(errorCodes(await fees(`made-up-fee-token-${token}`)).join() || 'ok');
+      for (let sent = 0; sent < 5; sent++) outcomes.push(await feeFrom(kit(), `127.0.3.${token + 1}`, `made-up-fee-token-${token}`));
     }
-    // Each mutation of one item costs 2 units: two fit in the one shared budget of 5.
-    expect(feeCalls() - before).toBe(Math.floor(FEE_BUDGET / 2));
-    expect(outcomes.filter((outcome) => outcome === 'ok')).toHaveLength(Math.floor(FEE_BUDGET / 2));
+    // One fee item per call made: five fit in the one shared budget of 5, one per client (its share).
+    expect(feeCalls() - before).toBe(FEE_BUDGET);
+    expect(outcomes.filter((outcome) => outcome === 'ok')).toHaveLength(FEE_BUDGET);
     expect(new Set(outcomes.filter((outcome) => outcome !== 'ok'))).toEqual(new Set(['RATE_LIMITED']));
-    // Fees without a token share that budget.
-    expect(errorCodes(await fees(null))).toEqual(['RATE_LIMITED']);
+    // Fees without a token, from yet another address, share that budget.
+    expect(await feeFrom(kit(), '127.0.3.100', null)).toBe('RATE_LIMITED');
+    expect(feeCalls() - before).toBe(FEE_BUDGET);
   });
 
   it('keeps a read budget per credential, so a new user is not locked out, and fees of its own once the partner accepted it', async () => {
@@ -94,7 +96,7 @@ describe('budgets that bound what they protect', () => {
     const unproven = await fees('fresh-valid-token');
     expect(errorCodes(unproven)).toEqual(['RATE_LIMITED']);
     // It says why, and what gets the token a budget of its own.
-    expect(unproven.errors![0]!.message).toMatch(/has not accepted yet .* read an inventory with the token first/);
+    expect(unproven.errors![0]!.message).toMatch(/has not accepted .* read an inventory with the token first/);
 
     const reads = inventoryCalls();
     const read = await readAs(kit(), 'fresh-valid-token');
@@ -143,6 +145,68 @@ describe('budgets that bound what they protect', () => {
     expect((await readAs(kit(), 'weighed-token')).status).toBe(200);
     expect(inventoryCalls()).toBe(reads + 1);
     expect((await readAs(kit(), 'weighed-token')).status).toBe(429);
+  });
+});
+
+afterAll(closeClientAddresses);
+
+describe('the fee budget of callers the partner has not accepted, shared fairly', () => {
+  // The finding's budget; a window no loaded machine outlasts, so that the bound is one window's.
+  const MAX = 50;
+  const kit = useTestkit({ config: { rateLimit: { max: MAX, windowMs: 60_000 } } });
+  const feeCalls = () => kit().simulator.callsOf('calculateListingFee').length;
+
+  it('serves 40 new users asking one fee each while one client floods, and the partner still sees at most the budget', async () => {
+    const outcome = await newUsersDuringAFeeFlood([kit()], 40);
+    expect(outcome.usersServed).toBeGreaterThanOrEqual(35);
+    // The flooder, from one address, however many tokens it makes up, gets its share: a tenth.
+    expect(outcome.floodServed).toBeLessThanOrEqual(MAX / 10);
+    expect(outcome.floodSent).toBeGreaterThan(MAX);
+    expect(feeCalls()).toBe(outcome.usersServed + outcome.floodServed);
+    expect(feeCalls()).toBeLessThanOrEqual(MAX);
+  });
+
+  it('gives one token, from however many addresses, its share only', async () => {
+    const outcomes: string[] = [];
+    for (let address = 1; address <= 10; address++) outcomes.push(await feeFrom(kit(), `127.0.4.${address}`, 'wandering-made-up-token'));
+    expect(outcomes.filter((outcome) => outcome === 'ok')).toHaveLength(MAX / 10);
+    expect(new Set(outcomes.slice(MAX / 10))).toEqual(new Set(['RATE_LIMITED']));
+  });
+});
+
+describe('the client address behind a proxy (RATE_LIMIT_PROXY_HOPS=1)', () => {
+  // A share of one fee item per client: the budget of 10 over ten.
+  const kit = useTestkit({ config: { rateLimit: { max: 10, windowMs: 60_000, proxyHops: 1 } } });
+  const feeVia = async (forwardedFor: string, token: string) =>
+    errorCodes(
+      await kit().execute(CalculateListingFeeDocument, { input: { items: [{ price: 100 }] } }, { token, headers: { 'x-forwarded-for': forwardedFor } }),
+    ).join() || 'ok';
+
+  it("takes the address the proxy appended, not the connection's, nor what the client wrote before it", async () => {
+    expect(await feeVia('10.0.0.1', 'proxied-token-1')).toBe('ok');
+    // The same client with another made-up token: its address has had its share.
+    expect(await feeVia('10.0.0.1', 'proxied-token-2')).toBe('RATE_LIMITED');
+    // An entry the client wrote itself ahead of the proxy's changes nothing.
+    expect(await feeVia('10.9.9.9, 10.0.0.1', 'proxied-token-3')).toBe('RATE_LIMITED');
+    // Another client behind the same proxy, over the same connection's address, has a share of its own.
+    expect(await feeVia('10.0.0.2', 'proxied-token-4')).toBe('ok');
+    expect(kit().simulator.callsOf('calculateListingFee')).toHaveLength(2);
+  });
+});
+
+describe('fee mutations that make no partner call', () => {
+  const kit = useTestkit({ config: { rateLimit: { max: 5, windowMs: 60_000 } } });
+
+  it('spend nothing of the fee budget of callers the partner has not accepted', async () => {
+    const refused = { query: print(CalculateListingFeeDocument), variables: { input: { items: [{ price: -1 }] } } };
+    for (let sent = 0; sent < 4; sent++) {
+      const { result } = await postFrom(kit(), '127.0.5.1', refused, 'refused-input-token');
+      expect(errorCodes(result)).toEqual(['BAD_USER_INPUT']);
+    }
+    expect(kit().simulator.callsOf('calculateListingFee')).toHaveLength(0);
+    // Four refused by the resolver spent one unit each of the token's own budget, and no fee: the fifth is served.
+    expect(await feeFrom(kit(), '127.0.5.1', 'refused-input-token')).toBe('ok');
+    expect(kit().simulator.callsOf('calculateListingFee')).toHaveLength(1);
   });
 });
 

@@ -89,7 +89,7 @@ describe('graceful shutdown', () => {
       // The listener is closed: a new connection is refused while the old request still runs.
       await expect(fetch(`${service.url}/health`)).rejects.toThrow();
 
-      expect(await inFlight).toEqual({ status: 200, body: { data: { inventory: { totalCount: 240 } } } });
+      expect(await inFlight).toMatchObject({ status: 200, body: { data: { inventory: { totalCount: 240 } } } });
       expect(await service.exited).toBe(0);
       expect(service.lines.map(parseLine).map((line) => line?.msg)).toContain('stopped');
       // The child's log is outside the run's secret scan (test/support/secret-scan.ts): check it here.
@@ -153,7 +153,7 @@ describe('shutting down, in process', () => {
     const [head, answer] = connection.received().split('\r\n\r\n');
     expect(head).toMatch(/^HTTP\/1\.1 200 /);
     expect(head!.toLowerCase()).toContain('connection: close');
-    expect(JSON.parse(answer!)).toEqual({ data: { inventory: { totalCount: 240 } } });
+    expect(JSON.parse(answer!)).toMatchObject({ data: { inventory: { totalCount: 240 } } });
     await kit.close();
   });
 

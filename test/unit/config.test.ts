@@ -87,7 +87,7 @@ describe('loadConfig', () => {
       expect.objectContaining({
         responseCacheTtlMs: 5000,
         redisUrl: 'rediss://:pw@cache:6380/1',
-        rateLimit: { max: 100, windowMs: 60_000 },
+        rateLimit: { max: 100, windowMs: 60_000, proxyHops: 0 },
       }),
     );
   });

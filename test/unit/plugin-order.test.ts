@@ -17,6 +17,7 @@ const ORDER = [
   'error-codes',
   'refusal-bodies',
   'rate-limit',
+  'cost-extension',
   'compiled-execution',
   'response-cache',
   'compression',
