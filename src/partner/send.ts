@@ -133,6 +133,17 @@ export class CallAbort {
     else this.timer = setTimeout(this.onTimeout, this.timeoutMs);
   }
 
+  /**
+   * Gives the call up because every caller waiting for it left (coalesce.ts): as a departure of
+   * the client, or as the operation's deadline, whichever the last one to leave gave.
+   */
+  abandon(departure: 'clientGone' | 'deadline'): void {
+    if (this.signal.aborted) return;
+    if (departure === 'deadline') this.deadlinePassed = true;
+    else this.clientGone = true;
+    this.controller.abort();
+  }
+
   /** Once the call has settled: nothing can abort it any more, and the client's signal forgets it. */
   dispose(): void {
     clearTimeout(this.timer);

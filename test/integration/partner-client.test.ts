@@ -3,7 +3,7 @@
 // listener being released once it settles.
 import { createServer, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { loadConfig } from '../../src/config.js';
 import { ErrorCode, TradegraphError } from '../../src/errors.js';
 import { PartnerClient } from '../../src/partner/client.js';
@@ -121,7 +121,8 @@ describe('partner client', () => {
     setTimeout(() => leaving.abort(), 50);
     const error = await failure(call);
     expect(error.code).toBe(ErrorCode.UPSTREAM_UNAVAILABLE);
-    expect(events.at(-1)?.outcome).toBe('cancelled');
+    // The caller is answered as it leaves; the call it was the only one waiting for ends after.
+    await vi.waitFor(() => expect(events.at(-1)?.outcome).toBe('cancelled'), { timeout: 10_000 });
   });
 
   it('releases the client signal once a call settles', async () => {
