@@ -8,7 +8,7 @@
 import { hash } from 'node:crypto';
 import { Pool } from 'undici';
 import { ExponentialBackoff, handleWhen, retry, type RetryPolicy } from 'cockatiel';
-import { TradegraphError, UpstreamTimeoutError, UpstreamUnavailableError, type ErrorCode } from '../errors.js';
+import { OverloadedError, TradegraphError, UpstreamTimeoutError, UpstreamUnavailableError, type ErrorCode } from '../errors.js';
 import { PartnerCircuit, isBrokenCircuit, type CircuitOptions, type FaultDomains } from './breaker.js';
 import { ConnectionSlots } from './connection-slots.js';
 import {
@@ -152,9 +152,10 @@ export class PartnerClient {
       );
     } catch (caught) {
       if (!(caught instanceof WaiterLeft)) throw caught;
-      throw caught.departure === 'deadline'
-        ? new UpstreamTimeoutError(call.operation, this.limits(call).deadlineMs, true)
-        : clientClosed(call.operation);
+      if (caught.departure === 'clientGone') throw clientClosed(call.operation);
+      // Out of time while the call still waited for a connection: the facade's own saturation.
+      if (!caught.atPartner) throw new OverloadedError(CONNECTION_WAIT_PAST_DEADLINE, 1);
+      throw new UpstreamTimeoutError(call.operation, this.limits(call).deadlineMs, true);
     }
   }
 
@@ -180,7 +181,11 @@ export class PartnerClient {
    */
   private start(call: PartnerCall, info: PartnerCallInfo, url: { path: string; pathAndQuery: string }, body: string | undefined): StartedCall<unknown> {
     const abort = new CallAbort(this.options.timeoutMs, undefined);
-    return { result: this.send(call, info, url, body, abort), abandon: (departure) => abort.abandon(departure) };
+    return {
+      result: this.send(call, info, url, body, abort),
+      abandon: (departure) => abort.abandon(departure),
+      atPartner: () => abort.reachedPartner,
+    };
   }
 
   private async send(
@@ -306,7 +311,11 @@ export class PartnerClient {
     if (caught instanceof TradegraphError) return { error: caught };
     if (isBrokenCircuit(caught)) return { error: circuitOpen(call.operation, this.circuit.refusal() ?? 1) };
     const limits = this.limits(call);
-    if (abort.deadlinePassed) return { error: new UpstreamTimeoutError(call.operation, limits.deadlineMs, true) };
+    if (abort.deadlinePassed) {
+      return {
+        error: abort.reachedPartner ? new UpstreamTimeoutError(call.operation, limits.deadlineMs, true) : new OverloadedError(CONNECTION_WAIT_PAST_DEADLINE, 1),
+      };
+    }
     if (abort.timedOut) return { error: new UpstreamTimeoutError(call.operation, limits.timeoutMs) };
     if (caught instanceof ClientGoneError || abort.clientGone) return { error: clientClosed(call.operation) };
     return {
@@ -342,6 +351,9 @@ interface CallReport {
   httpStatus: number | undefined;
   finish(outcome: PartnerCallEvent['outcome'], error?: TradegraphError, unexpected?: string): void;
 }
+
+const CONNECTION_WAIT_PAST_DEADLINE =
+  "No connection to the partner API came free for this call before the operation's deadline; retry shortly.";
 
 const clientClosed = (operation: string) => new UpstreamUnavailableError(operation, 'the client closed the request');
 

@@ -10,7 +10,11 @@ export type Departure = 'clientGone' | 'deadline';
 
 /** What a waiter gets when it leaves before the shared call settles. */
 export class WaiterLeft extends Error {
-  constructor(readonly departure: Departure) {
+  /** `atPartner`: whether the call had reached the partner when the waiter left, or still waited for a connection. */
+  constructor(
+    readonly departure: Departure,
+    readonly atPartner: boolean,
+  ) {
     super(departure === 'deadline' ? 'the operation deadline passed' : 'the client closed the request');
   }
 }
@@ -20,6 +24,8 @@ export interface StartedCall<T> {
   result: Promise<T>;
   /** Called once, when the last waiter leaves before `result` settles. */
   abandon(departure: Departure): void;
+  /** Whether the call holds a connection and is at the partner (rather than waiting for one). */
+  atPartner(): boolean;
 }
 
 export interface Waiter {
@@ -29,9 +35,7 @@ export interface Waiter {
   deadlineAt?: number;
 }
 
-interface InFlight {
-  result: Promise<unknown>;
-  abandon(departure: Departure): void;
+interface InFlight extends StartedCall<unknown> {
   waiting: number;
 }
 
@@ -53,7 +57,7 @@ export class InFlightCalls {
     let call = this.calls.get(key);
     if (call === undefined) {
       const started = start();
-      const entry: InFlight = { result: started.result, abandon: started.abandon, waiting: 0 };
+      const entry: InFlight = { result: started.result, abandon: started.abandon, atPartner: started.atPartner, waiting: 0 };
       call = entry;
       this.calls.set(key, entry);
       const forget = () => {
@@ -83,13 +87,14 @@ export class InFlightCalls {
       const leave = (departure: Departure) => {
         if (done) return;
         settle();
+        const atPartner = call.atPartner();
         call.waiting -= 1;
         if (call.waiting === 0 && this.calls.get(key) === call) {
           // Nobody reads its answer any more: a new waiter starts a call of its own.
           this.calls.delete(key);
           call.abandon(departure);
         }
-        reject(new WaiterLeft(departure));
+        reject(new WaiterLeft(departure, atPartner));
       };
       const onClientGone = () => leave('clientGone');
       call.waiting += 1;

@@ -124,6 +124,11 @@ export class CallAbort {
     else clientSignal?.addEventListener('abort', this.onClientGone);
   }
 
+  /** Whether the call holds a connection (atPartner was called). */
+  get reachedPartner(): boolean {
+    return this.timer !== undefined;
+  }
+
   /** Starts the clock of the time at the partner, once the call holds a connection. */
   atPartner(): void {
     if (this.signal.aborted || this.timer !== undefined) return;

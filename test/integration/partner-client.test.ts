@@ -148,4 +148,37 @@ describe('partner client', () => {
     );
     expect(listening).toBe(0);
   });
+
+  it("answers OVERLOADED, not UPSTREAM_TIMEOUT, to a caller whose deadline passes while its call waits for a connection", async () => {
+    const { port } = server.address() as AddressInfo;
+    // One connection, held by a call that nobody times out before the test ends.
+    const single = new PartnerClient({
+      ...partnerClientOptions(loadConfig({})),
+      baseUrl: `http://127.0.0.1:${port}`,
+      timeoutMs: 60_000,
+      maxRetries: 0,
+      connections: 1,
+      connectionWaitMs: 60_000,
+      connectionsPerDomain: 1,
+    });
+    const held: ServerResponse[] = [];
+    answer = (res) => void held.push(res);
+    const holder = single.call({ operation: 'readInventory', method: 'GET', segments: ['held'], maxResponseBytes: CAP, idempotent: true });
+    await vi.waitFor(() => expect(held).toHaveLength(1), { timeout: 10_000 });
+    const late = await failure(
+      single.call({
+        operation: 'readInventory',
+        method: 'GET',
+        segments: ['waiting'],
+        maxResponseBytes: CAP,
+        idempotent: true,
+        deadline: { at: performance.now() + 300, ms: 300 },
+      }),
+    );
+    expect(late.code).toBe(ErrorCode.OVERLOADED);
+    expect(late.extensions).toMatchObject({ retryAfter: 1 });
+    held[0]!.end(envelope({ ok: true }));
+    await expect(holder).resolves.toEqual({ ok: true });
+    await single.close();
+  });
 });

@@ -8,7 +8,8 @@ function pendingCall() {
   let answer!: (value: string) => void;
   const result = new Promise<string>((resolve) => (answer = resolve));
   const abandoned: Departure[] = [];
-  return { start: () => ({ result, abandon: (departure: Departure) => void abandoned.push(departure) }), answer, abandoned };
+  const start = () => ({ result, abandon: (departure: Departure) => void abandoned.push(departure), atPartner: () => true });
+  return { start, answer, abandoned };
 }
 
 describe('InFlightCalls', () => {
