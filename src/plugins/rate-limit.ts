@@ -54,7 +54,8 @@ export function useRateLimit({ max, windowMs, accepted, redis }: RateLimitOption
       const cost = price?.cost ?? 0;
       const appKeyCost = price?.appKeyCost ?? 0;
       const ownKey = credential ?? ANONYMOUS;
-      const appKeyKey = credential !== null && accepted.has(credential) ? credential : UNPROVEN_FEES;
+      // The fleet's record (Redis) is asked only for an operation that spends the merchant's key.
+      const appKeyKey = appKeyCost > 0 && credential !== null && (await accepted.knows(credential)) ? credential : UNPROVEN_FEES;
       // An operation the partner does no work for is still one unit: an answer costs the service too.
       const spend = new Map<string, number>();
       const ownCost = cost === 0 ? 1 : cost - appKeyCost;
