@@ -67,8 +67,8 @@ export function createTradegraph({ config, logger, graphiqlHeaders = {}, schema 
   const metrics = createMetrics();
   // The app-key too: a client header that carried it would put it in every log line and series.
   const clients = createClientIdentities({ maxNames: config.clientNamesMax, secrets: config.partnerAppKey ? [config.partnerAppKey] : [] });
-  const partner = createPartnerApi(config, logger, metrics);
   const redis = config.redisUrl === null ? null : connectRedis(config.redisUrl, logger, { commandTimeoutMs: config.redisCommandTimeoutMs });
+  const partner = createPartnerApi(config, logger, metrics, redis);
   if (redis) metrics.watchRedis(() => redis.up);
   // Filled from the manifest once Yoga's pipeline exists (below).
   const trustedDocuments: TrustedDocuments = new Map();
@@ -175,9 +175,11 @@ export function partnerClientOptions(config: Config): Omit<PartnerApiOptions, 'b
 }
 
 /** The partner clients; metrics, logs and tracing listen to the calls they make. */
-function createPartnerApi(config: ServiceConfig, logger: Logger, metrics: TradegraphMetrics): PartnerApi {
+function createPartnerApi(config: ServiceConfig, logger: Logger, metrics: TradegraphMetrics, redis: SharedRedis | null): PartnerApi {
   const partner = new PartnerApi({
     ...partnerClientOptions(config),
+    // The record of accepted credentials is the fleet's when there is one.
+    redis,
     baseUrl: config.partnerApiUrl,
     openApiUrl: config.partnerOpenApiUrl,
     appKey: config.partnerAppKey,

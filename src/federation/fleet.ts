@@ -2,11 +2,12 @@
 // a real redis-server, two replicas of the service sharing it (response cache and rate limits on),
 // a round-robin balancer in front of them, and Hive Gateway in front of that on PORT, serving the
 // schema of a supergraph composed at start. Everything but the gateway listens on a port the system picks, so
-// nothing collides. It prints what runs where; SIGINT (Ctrl-C) or SIGTERM stops every process it
+// nothing collides; a replica is ready when its /health answers, whatever LOG_LEVEL it logs at. It prints what runs where; SIGINT (Ctrl-C) or SIGTERM stops every process it
 // started, Redis included, and it stops them all as well when any one of them dies.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { setTimeout as delay } from 'node:timers/promises';
 import { createServer, request as httpRequest, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -39,8 +40,11 @@ let stopping = false;
 
 const say = (line: string) => process.stdout.write(`fleet: ${line}\n`);
 
-/** Starts a child process and resolves with the first output line `ready` accepts. */
-function startProcess(name: string, command: string, args: string[], env: Record<string, string>, ready: (line: string) => boolean) {
+/**
+ * Starts a child process and resolves with the first output line `ready` accepts (none is awaited
+ * without `ready`: startReplica waits for its /health instead).
+ */
+function startProcess(name: string, command: string, args: string[], env: Record<string, string>, ready?: (line: string) => boolean) {
   const child = spawn(command, args, { cwd: ROOT, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
   const exited = once(child, 'exit').then(([code, signal]) => {
     if (!stopping) {
@@ -50,15 +54,16 @@ function startProcess(name: string, command: string, args: string[], env: Record
   });
   started.push({ name, child, exited });
   return new Promise<string>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`${name} was not ready within ${READY_TIMEOUT_MS / 1000} s`)), READY_TIMEOUT_MS);
+    const timer = ready && setTimeout(() => reject(new Error(`${name} was not ready within ${READY_TIMEOUT_MS / 1000} s`)), READY_TIMEOUT_MS);
     let seen = '';
     for (const stream of [child.stdout!, child.stderr!]) {
       createInterface({ input: stream }).on('line', (line) => {
         // Warnings and errors of the fleet's processes are shown; their routine lines are not.
         const shown = line.startsWith('{') ? /"level":(40|50|60)\b/.test(line) : /\b(error|fatal)\b/i.test(line);
         if (shown) process.stdout.write(`[${name}] ${line}\n`);
-        seen += `${line}\n`;
-        if (ready(line)) {
+        // Enough to say why a process failed to start, not a copy of a long run's output.
+        if (seen.length < 65_536) seen += `${line}\n`;
+        if (ready?.(line)) {
           clearTimeout(timer);
           resolve(line);
         }
@@ -69,6 +74,30 @@ function startProcess(name: string, command: string, args: string[], env: Record
       reject(new Error(`${name} exited (${code}) before it was ready:\n${seen}`));
     });
   });
+}
+
+/** How often a starting replica's /health is asked. */
+const HEALTH_POLL_MS = 100;
+
+/**
+ * Resolves once `url`'s GET /health answers 200: the replica listens and serves, whatever its
+ * LOG_LEVEL lets it say. Rejects after READY_TIMEOUT_MS, or when the fleet is stopping.
+ */
+async function healthy(name: string, url: URL): Promise<void> {
+  const until = Date.now() + READY_TIMEOUT_MS;
+  while (!stopping) {
+    const answered = await fetch(new URL('/health', url), { signal: AbortSignal.timeout(HEALTH_POLL_MS * 10) }).then(
+      async (response) => {
+        await response.body?.cancel();
+        return response.status === 200;
+      },
+      () => false,
+    );
+    if (answered) return;
+    if (Date.now() > until) throw new Error(`${name} was not ready within ${READY_TIMEOUT_MS / 1000} s`);
+    await delay(HEALTH_POLL_MS);
+  }
+  throw new Error(`${name} was stopped before it was ready`);
 }
 
 /** Debian's redis-server; installed with apt-get when missing and this process may (root), as CI does. */
@@ -147,12 +176,15 @@ async function start(): Promise<void> {
 
   const replicaUrls = await Promise.all(
     Array.from({ length: REPLICAS }, async (_, index) => {
-      const line = await startProcess(
-        `replica-${index + 1}`,
+      // Named here, so that readiness is the replica's /health answering, whatever it logs.
+      const replicaPort = await getPort({ host: '127.0.0.1' });
+      const name = `replica-${index + 1}`;
+      const starting = startProcess(
+        name,
         node,
         [...tsx, 'src/main.ts'],
         {
-          PORT: '0',
+          PORT: String(replicaPort),
           HOST: '127.0.0.1',
           NODE_ENV: 'development',
           LOG_LEVEL: process.env.LOG_LEVEL ?? 'info',
@@ -164,9 +196,10 @@ async function start(): Promise<void> {
           RATE_LIMIT_MAX: process.env.RATE_LIMIT_MAX ?? '6000',
           RATE_LIMIT_WINDOW_MS: process.env.RATE_LIMIT_WINDOW_MS ?? '60000',
         },
-        (text) => text.includes('"msg":"tradegraph is serving'),
       );
-      return new URL((JSON.parse(line) as { url: string }).url);
+      const url = new URL(`http://127.0.0.1:${replicaPort}`);
+      await Promise.race([starting, healthy(name, url)]);
+      return url;
     }),
   );
   const balancerUrl = await startBalancer(replicaUrls);
@@ -179,7 +212,7 @@ async function start(): Promise<void> {
   // answers its fields as null without an error (graphql-hive/gateway#1675 shows the symptom).
   const subgraph = { name: 'tradegraph', url: `${balancerUrl}/graphql`, sdl: join(ROOT, 'schema') };
   const apiSchema = composeApiSchema([{ ...subgraph, sdl: await loadSubgraphSdl(subgraph) }]);
-  // The repository's gateway.config.ts settings: the caller's Authorization passed on, @defer on.
+  // The repository's gateway.config.ts settings: the caller's Authorization and client headers passed on, @defer on.
   const gateway = createGatewayRuntime({
     proxy: { endpoint: subgraph.url },
     schema: apiSchema,
@@ -200,7 +233,7 @@ async function start(): Promise<void> {
   const shownHost = host === '0.0.0.0' ? '127.0.0.1' : host;
 
   const rows = [
-    ['Hive Gateway', `http://${shownHost}:${gatewayPort}/graphql`, '@defer/@stream on, Authorization passed on'],
+    ['Hive Gateway', `http://${shownHost}:${gatewayPort}/graphql`, '@defer/@stream on, Authorization and client passed on'],
     ['balancer', balancerUrl, 'round robin over the replicas'],
     ...replicaUrls.map((url, index) => [`replica-${index + 1}`, `${url.origin}/graphql`, `pid ${started.find((s) => s.name === `replica-${index + 1}`)!.child.pid}`]),
     ['redis-server', redisUrl, `pid ${started.find((s) => s.name === 'redis-server')!.child.pid}`],

@@ -84,6 +84,12 @@ export function createMetrics(): TradegraphMetrics {
     registers: [registry],
   });
   const clients = clientMetrics(registry);
+  const upstreamCoalesced = new Counter({
+    name: 'tradegraph_upstream_calls_coalesced_total',
+    help: 'Partner API calls not sent because an identical call (same request, same credential) was in flight: calls saved, by partner operation.',
+    labelNames: ['operation'] as const,
+    registers: [registry],
+  });
   const upstreamRetries = new Counter({
     name: 'tradegraph_upstream_retries_total',
     help: 'Partner API attempts beyond the first, by partner operation.',
@@ -113,6 +119,9 @@ export function createMetrics(): TradegraphMetrics {
         upstreamCalls.inc({ operation: event.operation, outcome: event.outcome, upstream_error_code: envelopeCodeLabel(event.upstreamErrorCode) });
         upstreamDuration.observe({ operation: event.operation, outcome: event.outcome }, event.durationMs / 1000);
         if (event.attempts > 1) upstreamRetries.inc({ operation: event.operation }, event.attempts - 1);
+      },
+      callCoalesced(call) {
+        upstreamCoalesced.inc({ operation: call.operation });
       },
     },
     watchCircuits(read) {

@@ -1,9 +1,12 @@
 // The credentials the partner has accepted: evidence of a caller that a client cannot make up. A
 // token counts as a caller of its own (a distinct caller for the circuit breaker, a budget of its
 // own for listing fees, which spend the merchant's key) only once the partner has answered a read
-// made with it; before that, every made-up token is one and the same unproven caller.
+// made with it; before that, every made-up token is one and the same unproven caller. With Redis
+// the record is the fleet's: each acceptance is written there too (the digest, with the same time
+// to live), so that a new replica knows the callers the others know.
 
 import { LRUCache } from 'lru-cache';
+import type { SharedRedis } from '../redis.js';
 
 /** A credential's digest (credentials.ts `credentialKeyOf`); the secret itself is never held here. */
 export type CredentialDigest = string;
@@ -13,22 +16,59 @@ export interface AcceptedCredentialsOptions {
   maxEntries?: number;
   /** How long one acceptance counts as evidence; the document does not say how long tokens live. */
   ttlMs?: number;
+  /** The fleet's Redis (REDIS_URL), where acceptances are shared; each replica keeps its own without. */
+  redis?: SharedRedis | null;
 }
 
-export class AcceptedCredentials {
-  /** Each digest the partner accepted, forgotten `ttlMs` after its last acceptance or when crowded out. */
-  private readonly accepted: LRUCache<CredentialDigest, true>;
+export const REDIS_KEY_PREFIX = 'tradegraph:accepted-credential:';
 
-  constructor({ maxEntries = 100_000, ttlMs = 60 * 60 * 1000 }: AcceptedCredentialsOptions = {}) {
+/**
+ * How much of its time to live an acceptance shared in Redis may lose before it is written again:
+ * a credential read again and again is written about ten times per time to live, not on every read.
+ */
+const REFRESH_SHARE = 0.1;
+
+export class AcceptedCredentials {
+  /**
+   * Each digest the partner accepted, forgotten `ttlMs` after its last acceptance or when crowded
+   * out; its value is when it was last written to Redis.
+   */
+  private readonly accepted: LRUCache<CredentialDigest, number>;
+  private readonly ttlMs: number;
+  private readonly redis: SharedRedis | null;
+
+  constructor({ maxEntries = 100_000, ttlMs = 60 * 60 * 1000, redis = null }: AcceptedCredentialsOptions = {}) {
     this.accepted = new LRUCache({ max: maxEntries, ttl: ttlMs });
+    this.ttlMs = ttlMs;
+    this.redis = redis;
   }
 
   /** The partner answered a call made with this credential: its evidence counts for `ttlMs` more. */
   accept(digest: CredentialDigest): void {
-    this.accepted.set(digest, true);
+    const sharedAt = this.accepted.get(digest);
+    const now = Date.now();
+    const share = this.redis !== null && (sharedAt === undefined || now - sharedAt > this.ttlMs * REFRESH_SHARE);
+    this.accepted.set(digest, share ? now : (sharedAt ?? now));
+    // Sharing is best effort: while Redis is away each replica keeps its own record.
+    if (share) void this.redis!.attempt((client) => client.set(REDIS_KEY_PREFIX + digest, '1', 'PX', this.ttlMs));
   }
 
+  /** Whether this replica knows the credential as accepted (its own record only). */
   has(digest: CredentialDigest): boolean {
     return this.accepted.has(digest);
+  }
+
+  /**
+   * Whether the fleet knows the credential as accepted: this replica's record, else Redis's (kept
+   * here for what remains of its time to live). Answers at once without Redis or on a local hit.
+   */
+  knows(digest: CredentialDigest): boolean | Promise<boolean> {
+    if (this.redis === null || this.accepted.has(digest)) return this.accepted.has(digest);
+    return this.redis.attempt((client) => client.pttl(REDIS_KEY_PREFIX + digest)).then((remainingMs) => {
+      if (remainingMs === undefined || remainingMs <= 0) return false;
+      // As if written when its time to live in Redis began: it is written again as that runs out.
+      this.accepted.set(digest, Date.now() - Math.max(0, this.ttlMs - remainingMs), { ttl: remainingMs });
+      return true;
+    });
   }
 }

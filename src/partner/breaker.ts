@@ -3,6 +3,9 @@
 // in that window come from several distinct inventories and callers. One caller's broken
 // inventory, or one broken credential, fails alone and never closes the partner to everyone else;
 // and only a credential the partner has accepted counts as a caller of its own (partner/index.ts).
+// A partner that cannot be reached at all (refused, reset, connect timeout, TLS) fails every
+// caller alike, and no caller can make it so: such failures count from whoever called, so that a
+// facade whose callers are all new (after a deploy, during an outage) still opens.
 import {
   BrokenCircuitError,
   CircuitState,
@@ -13,7 +16,7 @@ import {
   type CircuitBreakerPolicy,
   type IBreaker,
 } from 'cockatiel';
-import { isOutage } from './error-from-response.js';
+import { isOutage, isUnreachable } from './error-from-response.js';
 
 /**
  * What a call's outcome is attributed to, by dimension: `{ inventory: '730/7656…', caller: '…' }`.
@@ -21,14 +24,14 @@ import { isOutage } from './error-from-response.js';
  * A value may be given as a function, called only when a failure is noted: a digest that only a
  * failure needs is then not worked out for every successful call.
  */
-export type FaultDomains = Readonly<Record<string, string | (() => string)>>;
+export type FaultDomains = Readonly<Record<string, string | (() => string | Promise<string>)>>;
 
 /**
  * Who a call is made for, as the breaker and the connection slots count it: `fault` is the caller's
  * fault domain (worked out only when a call fails), `connection` what its connections count against.
  */
 export interface CallerDomains {
-  fault: string | (() => string);
+  fault: string | (() => string | Promise<string>);
   connection: string;
 }
 
@@ -49,6 +52,10 @@ class SpreadSamplingBreaker implements IBreaker {
   private readonly sampling: SamplingBreaker;
   /** Per dimension: each failing value and when it last failed, oldest first. */
   private readonly failing = new Map<string, Map<string, number>>();
+  /** When the latest failures to reach the partner at all happened, oldest first; at most `unreachableNeeded`. */
+  private readonly unreachable: number[] = [];
+  /** Unreachable failures in one window that open the circuit whoever called: the failures the minimum volume needs. */
+  private readonly unreachableNeeded: number;
 
   constructor(private readonly options: CircuitOptions) {
     this.sampling = new SamplingBreaker({
@@ -56,6 +63,7 @@ class SpreadSamplingBreaker implements IBreaker {
       duration: options.windowMs,
       minimumRps: (options.minimumCalls * 1000) / options.windowMs,
     });
+    this.unreachableNeeded = Math.max(1, Math.ceil(options.minimumCalls * options.failureRatio));
   }
 
   get state(): unknown {
@@ -66,10 +74,20 @@ class SpreadSamplingBreaker implements IBreaker {
     this.sampling.state = value;
   }
 
-  noteFailure(domains: FaultDomains): void {
-    const now = Date.now();
+  /** Notes an unreachable partner: a failure of every caller, attributed to none. */
+  noteUnreachable(): void {
+    this.unreachable.push(Date.now());
+    if (this.unreachable.length > this.unreachableNeeded) this.unreachable.shift();
+  }
+
+  async noteFailure(domains: FaultDomains): Promise<void> {
+    const values: [string, string][] = [];
     for (const [dimension, given] of Object.entries(domains)) {
       const value = typeof given === 'function' ? given() : given;
+      values.push([dimension, typeof value === 'string' ? value : await value]);
+    }
+    const now = Date.now();
+    for (const [dimension, value] of values) {
       let values = this.failing.get(dimension);
       if (!values) this.failing.set(dimension, (values = new Map()));
       // Re-inserted so that the map stays ordered by the last failure.
@@ -83,7 +101,10 @@ class SpreadSamplingBreaker implements IBreaker {
 
   success(state: CircuitState): void {
     this.sampling.success(state);
-    if (state === CircuitState.HalfOpen) this.failing.clear();
+    if (state === CircuitState.HalfOpen) {
+      this.failing.clear();
+      this.unreachable.length = 0;
+    }
   }
 
   failure(state: CircuitState): boolean {
@@ -94,6 +115,7 @@ class SpreadSamplingBreaker implements IBreaker {
 
   private failuresAreSpread(): boolean {
     const since = Date.now() - this.options.windowMs;
+    if (this.unreachable.length === this.unreachableNeeded && this.unreachable[0]! >= since) return true;
     for (const values of this.failing.values()) {
       forgetBefore(values, since);
       if (values.size > 0 && values.size < this.options.minimumDistinct) return false;
@@ -171,7 +193,8 @@ export class PartnerCircuit {
       try {
         return await fn();
       } catch (error) {
-        if (isOutage(error)) this.breaker.noteFailure(domains);
+        if (isUnreachable(error)) this.breaker.noteUnreachable();
+        else if (isOutage(error)) await this.breaker.noteFailure(domains);
         throw error;
       }
     });

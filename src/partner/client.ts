@@ -1,12 +1,14 @@
 // The one HTTP client of the partner API, one instance per upstream base. A call runs through
 // small hooks, after Apollo's RESTDataSource: send (send.ts: URL, headers, one attempt, the body
 // read as JSON under its cap), parse the body (parse-body.ts: the envelope) and the error from the
-// response (error-from-response.ts). Around them: a bounded wait for one of the facade's own
-// connections, retries of idempotent calls, and a circuit breaker fed one outcome per call
-// (breaker.ts). Observers (metrics, logs, tracing) hear of each call; none is imported here.
+// response (error-from-response.ts). Around them: one call shared by concurrent identical calls
+// (coalesce.ts), a bounded wait for one of the facade's own connections, retries of idempotent
+// calls, and a circuit breaker fed one outcome per call (breaker.ts). Observers (metrics, logs,
+// tracing) hear of each call; none is imported here.
+import { hash } from 'node:crypto';
 import { Pool } from 'undici';
 import { ExponentialBackoff, handleWhen, retry, type RetryPolicy } from 'cockatiel';
-import { TradegraphError, UpstreamTimeoutError, UpstreamUnavailableError, type ErrorCode } from '../errors.js';
+import { OverloadedError, TradegraphError, UpstreamTimeoutError, UpstreamUnavailableError, type ErrorCode } from '../errors.js';
 import { PartnerCircuit, isBrokenCircuit, type CircuitOptions, type FaultDomains } from './breaker.js';
 import { ConnectionSlots } from './connection-slots.js';
 import {
@@ -15,6 +17,7 @@ import {
   errorFromRequestFailure,
   errorFromStatus,
 } from './error-from-response.js';
+import { InFlightCalls, WaiterLeft, type StartedCall } from './coalesce.js';
 import type { PartnerCallEvent, PartnerCallInfo, PartnerCallObserver } from './observer.js';
 import { parseBody } from './parse-body.js';
 import { CallAbort, pathAndQuery, sendAttempt } from './send.js';
@@ -67,9 +70,14 @@ export interface PartnerCall {
   connectionDomains?: readonly string[];
   /** The most bytes this call's answer can honestly need. */
   maxResponseBytes: number;
-  /** Aborts the call when the client that asked for it goes away. */
+  /**
+   * Fires when the client that asked for the call goes away: it stops waiting, and the call is
+   * aborted once no other caller waits for it either (coalesce.ts).
+   */
   signal?: AbortSignal;
+  /** The same for the operation's deadline. */
   deadline?: OperationDeadline;
+  /** Sent as x-request-id: a call shared by several operations carries the first one's. */
   requestId?: string;
 }
 
@@ -81,6 +89,8 @@ export class PartnerClient {
   private readonly retryPolicy: RetryPolicy;
   private readonly slots: ConnectionSlots;
   private readonly observers: readonly PartnerCallObserver[];
+  /** The calls in flight, each shared by every identical call made meanwhile. */
+  private readonly inFlight = new InFlightCalls();
 
   constructor(private readonly options: PartnerClientOptions) {
     const base = new URL(options.baseUrl);
@@ -108,9 +118,12 @@ export class PartnerClient {
     );
   }
 
-  /** Sends one partner call and returns the envelope's `data`, or throws a TradegraphError. */
+  /**
+   * Sends one partner call and returns the envelope's `data`, or throws a TradegraphError. A call
+   * identical to one in flight (the same method, path, query, headers and body: the same
+   * credential) waits for that one's answer instead of being sent (coalesce.ts).
+   */
   async call(call: PartnerCall): Promise<unknown> {
-    const started = performance.now();
     const url = pathAndQuery(this.pathPrefix, call.segments, call.query);
     const info: PartnerCallInfo = {
       operation: call.operation,
@@ -119,42 +132,75 @@ export class PartnerClient {
       path: url.path,
       requestId: call.requestId,
     };
-    const headers: Record<string, string> = { accept: 'application/json', ...call.headers };
-    if (call.requestId) headers['x-request-id'] = call.requestId;
-    const endListeners = this.observers.map((observer) => observer.callStarted?.(info, headers));
-    let attempts = 0;
-    let httpStatus: number | undefined;
-    const finish = (outcome: PartnerCallEvent['outcome'], error?: TradegraphError, unexpected?: string) => {
-      const event: PartnerCallEvent = {
-        operation: call.operation,
-        method: call.method,
-        path: url.path,
-        requestId: call.requestId,
-        outcome,
-        httpStatus,
-        durationMs: performance.now() - started,
-        attempts,
-      };
-      if (unexpected) event.unexpected = unexpected;
-      if (error && 'upstream' in error) event.upstreamErrorCode = (error.upstream as { errorCode?: unknown }).errorCode;
-      for (const listener of endListeners) listener?.(event);
-      for (const observer of this.observers) observer.callEnded?.(event);
-    };
+    // An open circuit answers at once, before the call waits for anything; a caller already gone
+    // or out of time sends nothing and joins nothing.
+    const refused = this.refusalBeforeSending(call);
+    if (refused !== undefined) {
+      this.observe(call, info, url.path).finish(refused.outcome, refused.error);
+      throw refused.error;
+    }
+    const body = call.body === undefined ? undefined : JSON.stringify(call.body);
+    const key = callKey(call.method, url.pathAndQuery, call.headers, body);
+    try {
+      return await this.inFlight.run(
+        key,
+        { signal: call.signal, deadlineAt: call.deadline?.at },
+        () => this.start(call, info, url, body),
+        () => {
+          for (const observer of this.observers) observer.callCoalesced?.(info);
+        },
+      );
+    } catch (caught) {
+      if (!(caught instanceof WaiterLeft)) throw caught;
+      if (caught.departure === 'clientGone') throw clientClosed(call.operation);
+      // Out of time while the call still waited for a connection: the facade's own saturation.
+      if (!caught.atPartner) throw new OverloadedError(CONNECTION_WAIT_PAST_DEADLINE, 1);
+      throw new UpstreamTimeoutError(call.operation, this.limits(call).deadlineMs, true);
+    }
+  }
 
-    // An open circuit answers at once, before the call waits for anything.
+  /** Why a call is answered before it is sent or joins one: an open circuit, or a caller out of time or gone. */
+  private refusalBeforeSending(call: PartnerCall): { error: TradegraphError; outcome: PartnerCallEvent['outcome'] } | undefined {
     const refusedFor = this.circuit.refusal();
     if (refusedFor !== undefined) {
       const error = circuitOpen(call.operation, refusedFor);
-      finish(error.code, error);
-      throw error;
+      return { error, outcome: error.code };
     }
+    if (call.deadline !== undefined && call.deadline.at <= performance.now()) {
+      const error = new UpstreamTimeoutError(call.operation, call.deadline.ms, true);
+      return { error, outcome: error.code };
+    }
+    if (call.signal?.aborted) return { error: clientClosed(call.operation), outcome: 'cancelled' };
+    return undefined;
+  }
 
-    const abort = new CallAbort(this.options.timeoutMs, call.signal, call.deadline?.at);
+  /**
+   * Sends the call that `call`'s waiters share. Its own abort: the timeout at the partner, and
+   * the departure of its last waiter (InFlightCalls abandons it then); no one caller's client or
+   * deadline cuts it for the others.
+   */
+  private start(call: PartnerCall, info: PartnerCallInfo, url: { path: string; pathAndQuery: string }, body: string | undefined): StartedCall<unknown> {
+    const abort = new CallAbort(this.options.timeoutMs, undefined);
+    return {
+      result: this.send(call, info, url, body, abort),
+      abandon: (departure) => abort.abandon(departure),
+      atPartner: () => abort.reachedPartner,
+    };
+  }
+
+  private async send(
+    call: PartnerCall,
+    info: PartnerCallInfo,
+    url: { path: string; pathAndQuery: string },
+    body: string | undefined,
+    abort: CallAbort,
+  ): Promise<unknown> {
+    const report = this.observe(call, info, url.path);
+    const { headers } = report;
     let release: (() => void) | undefined;
-    const body = call.body === undefined ? undefined : JSON.stringify(call.body);
     if (body !== undefined) headers['content-type'] = 'application/json';
     const attempt = async (): Promise<unknown> => {
-      attempts += 1;
+      report.attempts += 1;
       let response;
       try {
         response = await sendAttempt(this.pool, {
@@ -169,31 +215,61 @@ export class PartnerClient {
       } catch (error) {
         throw errorFromRequestFailure(call.operation, error, abort, this.limits(call));
       }
-      httpStatus = response.status;
+      report.httpStatus = response.status;
       if (response.status !== 200) throw errorFromStatus(call.operation, response.status, response.headers);
       return parseBody(call.operation, response.json, () => [...(call.secrets ?? []), ...(this.options.secrets ?? [])]);
     };
     try {
       // Waiting for a connection is the facade's own saturation: outside the breaker, never counted,
       // and out of time there it is OVERLOADED; the timeout counts the time at the partner only.
-      release = await this.slots.acquire(abort.signal, call.connectionDomains, call.deadline?.at);
+      release = await this.slots.acquire(abort.signal, call.connectionDomains);
       abort.atPartner();
       const stillRefusedFor = this.circuit.refusal();
       if (stillRefusedFor !== undefined) throw circuitOpen(call.operation, stillRefusedFor);
       const data = await this.circuit.execute(call.faultDomains ?? {}, () =>
         call.idempotent ? this.retryPolicy.execute(attempt, abort.signal) : attempt(),
       );
-      finish('ok');
+      report.finish('ok');
       return data;
     } catch (caught) {
       const { error, unexpected } = this.toTradegraphError(call, caught, abort);
       // A caller that left is not a partner outage: it must not page anyone through logs or metrics.
-      finish(abort.clientGone ? 'cancelled' : (error.code as ErrorCode), error, unexpected);
+      report.finish(abort.clientGone ? 'cancelled' : (error.code as ErrorCode), error, unexpected);
       throw error;
     } finally {
       release?.();
       abort.dispose();
     }
+  }
+
+  /** Tells the observers of a call as it starts (in the caller's async context), and as it ends. */
+  private observe(call: PartnerCall, info: PartnerCallInfo, path: string): CallReport {
+    const started = performance.now();
+    const headers: Record<string, string> = { accept: 'application/json', ...call.headers };
+    if (call.requestId) headers['x-request-id'] = call.requestId;
+    const endListeners = this.observers.map((observer) => observer.callStarted?.(info, headers));
+    const report: CallReport = {
+      headers,
+      attempts: 0,
+      httpStatus: undefined,
+      finish: (outcome, error, unexpected) => {
+        const event: PartnerCallEvent = {
+          operation: call.operation,
+          method: call.method,
+          path,
+          requestId: call.requestId,
+          outcome,
+          httpStatus: report.httpStatus,
+          durationMs: performance.now() - started,
+          attempts: report.attempts,
+        };
+        if (unexpected) event.unexpected = unexpected;
+        if (error && 'upstream' in error) event.upstreamErrorCode = (error.upstream as { errorCode?: unknown }).errorCode;
+        for (const listener of endListeners) listener?.(event);
+        for (const observer of this.observers) observer.callEnded?.(event);
+      },
+    };
+    return report;
   }
 
   async close(): Promise<void> {
@@ -235,11 +311,13 @@ export class PartnerClient {
     if (caught instanceof TradegraphError) return { error: caught };
     if (isBrokenCircuit(caught)) return { error: circuitOpen(call.operation, this.circuit.refusal() ?? 1) };
     const limits = this.limits(call);
-    if (abort.deadlinePassed) return { error: new UpstreamTimeoutError(call.operation, limits.deadlineMs, true) };
-    if (abort.timedOut) return { error: new UpstreamTimeoutError(call.operation, limits.timeoutMs) };
-    if (caught instanceof ClientGoneError || abort.clientGone) {
-      return { error: new UpstreamUnavailableError(call.operation, 'the client closed the request') };
+    if (abort.deadlinePassed) {
+      return {
+        error: abort.reachedPartner ? new UpstreamTimeoutError(call.operation, limits.deadlineMs, true) : new OverloadedError(CONNECTION_WAIT_PAST_DEADLINE, 1),
+      };
     }
+    if (abort.timedOut) return { error: new UpstreamTimeoutError(call.operation, limits.timeoutMs) };
+    if (caught instanceof ClientGoneError || abort.clientGone) return { error: clientClosed(call.operation) };
     return {
       error: new UpstreamUnavailableError(call.operation, 'an unexpected client failure'),
       unexpected: describeUnexpected(caught),
@@ -253,6 +331,31 @@ function describeUnexpected(caught: unknown): string {
   const code = (caught as { code?: unknown } | null)?.code;
   return typeof code === 'string' ? `${name} ${code}` : name;
 }
+
+/**
+ * What identifies a call's answer, as a digest: the access token rides in the query and the
+ * merchant key in a header, so two credentials never share a key, and the key holds neither.
+ */
+function callKey(method: string, pathAndQuery: string, headers: Record<string, string> | undefined, body: string | undefined): string {
+  let text = `${method} ${pathAndQuery}\n`;
+  if (headers) for (const name of Object.keys(headers).sort()) text += `${name.toLowerCase()}: ${headers[name]}\n`;
+  if (body !== undefined) text += `\n${body}`;
+  return hash('sha256', text, 'base64');
+}
+
+/** One call's report to its observers, filled in as it goes. */
+interface CallReport {
+  /** The headers every attempt sends (observers add theirs as the call starts). */
+  headers: Record<string, string>;
+  attempts: number;
+  httpStatus: number | undefined;
+  finish(outcome: PartnerCallEvent['outcome'], error?: TradegraphError, unexpected?: string): void;
+}
+
+const CONNECTION_WAIT_PAST_DEADLINE =
+  "No connection to the partner API came free for this call before the operation's deadline; retry shortly.";
+
+const clientClosed = (operation: string) => new UpstreamUnavailableError(operation, 'the client closed the request');
 
 function circuitOpen(operation: string, retryAfter: number): UpstreamUnavailableError {
   return new UpstreamUnavailableError(

@@ -13,9 +13,49 @@ import {
 
 /** A transient failure worth another attempt: no answer, or a gateway that may recover. */
 export class RetryableFailure extends Error {
-  constructor(readonly failure: TradegraphError) {
+  /**
+   * `unreachable`: the partner could not be reached at all (see isUnreachable), a failure that no
+   * request's content can cause.
+   */
+  constructor(
+    readonly failure: TradegraphError,
+    readonly unreachable = false,
+  ) {
     super(failure.message);
   }
+}
+
+/**
+ * Connection failures that come before the partner reads a request, or from the way to it: no
+ * caller can cause them with a token or an inventory of its choosing. A reset counts too: a peer
+ * that resets connections is not answering anyone.
+ */
+const UNREACHABLE_CODES = new Set([
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'UND_ERR_CONNECT_TIMEOUT',
+  'EHOSTUNREACH',
+  'EHOSTDOWN',
+  'ENETUNREACH',
+  'ENETDOWN',
+  'ENOTFOUND',
+  'EAI_AGAIN',
+  // TLS: the handshake or the certificate failed.
+  'EPROTO',
+  'CERT_HAS_EXPIRED',
+  'CERT_NOT_YET_VALID',
+  'DEPTH_ZERO_SELF_SIGNED_CERT',
+  'SELF_SIGNED_CERT_IN_CHAIN',
+  'UNABLE_TO_VERIFY_LEAF_SIGNATURE',
+  'UNABLE_TO_GET_ISSUER_CERT_LOCALLY',
+]);
+
+const isUnreachableCode = (code: string | undefined): boolean =>
+  code !== undefined && (UNREACHABLE_CODES.has(code) || code.startsWith('ERR_TLS_') || code.startsWith('ERR_SSL_'));
+
+/** Whether a failed call never reached the partner for a reason no caller controls (UNREACHABLE_CODES). */
+export function isUnreachable(error: unknown): boolean {
+  return error instanceof RetryableFailure && error.unreachable;
 }
 
 /** The client that asked for the call went away; not an outage of the partner API. */
@@ -74,9 +114,10 @@ export function errorFromRequestFailure(
   if (abort.timedOut) return new UpstreamTimeoutError(operation, limits.timeoutMs);
   if (abort.clientGone) return new ClientGoneError();
   if (error instanceof UpstreamBadResponseError) return error;
-  const code = (error as { code?: string } | null)?.code;
+  const code = (error as { code?: string } | null)?.code ?? (error as { cause?: { code?: string } } | null)?.cause?.code;
   return new RetryableFailure(
     new UpstreamUnavailableError(operation, `the connection failed (${code ?? 'unknown error'})`),
+    isUnreachableCode(code),
   );
 }
 

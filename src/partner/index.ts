@@ -8,12 +8,15 @@ import { readInventoryPage, type ReadInventoryParams } from './inventory.js';
 import { calculateListingFees, type CalculateListingFeesParams } from './listing-fee.js';
 import type { TradeInventoryResponseDTO, ListingFeeResultDTO } from './models.js';
 import type { UpstreamProbeResult } from './observer.js';
+import type { SharedRedis } from '../redis.js';
 
 export interface PartnerApiOptions extends Omit<PartnerClientOptions, 'baseUrl' | 'secrets'> {
   baseUrl: string;
   openApiUrl: string;
   /** The merchant app-key sent with listing-fee calls; from configuration only. */
   appKey: string | null;
+  /** The fleet's Redis: the record of accepted credentials is shared there. */
+  redis?: SharedRedis | null;
 }
 
 /** Every caller the partner has not accepted, as one fault domain: a made-up token proves nothing. */
@@ -21,12 +24,13 @@ const UNPROVEN_CALLER = 'unproven';
 
 export class PartnerApi {
   /** Credentials the partner answered an inventory read for; read by the rate limit too. */
-  readonly accepted = new AcceptedCredentials();
+  readonly accepted: AcceptedCredentials;
   private readonly partnerClient: PartnerClient;
   private readonly openApiClient: PartnerClient;
   private readonly appKey: string | null;
 
-  constructor({ baseUrl, openApiUrl, appKey, ...clientOptions }: PartnerApiOptions) {
+  constructor({ baseUrl, openApiUrl, appKey, redis = null, ...clientOptions }: PartnerApiOptions) {
+    this.accepted = new AcceptedCredentials({ redis });
     const secrets = appKey ? [appKey] : [];
     this.partnerClient = new PartnerClient({ ...clientOptions, secrets, baseUrl });
     this.openApiClient =
@@ -57,12 +61,18 @@ export class PartnerApi {
   }
 
   /**
-   * A caller as the breaker counts it: its credential once the partner has accepted it, else the
-   * one unproven caller; its connections count against its credential (or the unproven caller).
+   * A caller as the breaker counts it: its credential once the partner has accepted it (on any
+   * replica of the fleet), else the one unproven caller; its connections count against its
+   * credential (or the unproven caller).
    */
   private callerOf(credential: CredentialDigest | null): CallerDomains {
     return {
-      fault: () => (credential !== null && this.accepted.has(credential) ? credential : UNPROVEN_CALLER),
+      fault: () => {
+        if (credential === null) return UNPROVEN_CALLER;
+        const known = this.accepted.knows(credential);
+        const callerIf = (proven: boolean) => (proven ? credential : UNPROVEN_CALLER);
+        return typeof known === 'boolean' ? callerIf(known) : known.then(callerIf);
+      },
       connection: credential ?? UNPROVEN_CALLER,
     };
   }

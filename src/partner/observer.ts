@@ -42,6 +42,11 @@ export interface PartnerCallObserver {
   callStarted?(call: PartnerCallInfo, headers: Record<string, string>): ((event: PartnerCallEvent) => void) | void;
   /** Called once per call when it ends. */
   callEnded?(event: PartnerCallEvent): void;
+  /**
+   * Called, in the caller's async context, when a call is not sent because an identical one is
+   * in flight: the caller waits for that call's answer (its start and end are reported once).
+   */
+  callCoalesced?(call: PartnerCallInfo): void;
 }
 
 /** What one probe of one upstream base found (GET /readiness). */

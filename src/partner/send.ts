@@ -124,6 +124,11 @@ export class CallAbort {
     else clientSignal?.addEventListener('abort', this.onClientGone);
   }
 
+  /** Whether the call holds a connection (atPartner was called). */
+  get reachedPartner(): boolean {
+    return this.timer !== undefined;
+  }
+
   /** Starts the clock of the time at the partner, once the call holds a connection. */
   atPartner(): void {
     if (this.signal.aborted || this.timer !== undefined) return;
@@ -131,6 +136,17 @@ export class CallAbort {
     if (untilDeadline <= 0) this.onDeadline();
     else if (untilDeadline <= this.timeoutMs) this.timer = setTimeout(this.onDeadline, untilDeadline);
     else this.timer = setTimeout(this.onTimeout, this.timeoutMs);
+  }
+
+  /**
+   * Gives the call up because every caller waiting for it left (coalesce.ts): as a departure of
+   * the client, or as the operation's deadline, whichever the last one to leave gave.
+   */
+  abandon(departure: 'clientGone' | 'deadline'): void {
+    if (this.signal.aborted) return;
+    if (departure === 'deadline') this.deadlinePassed = true;
+    else this.clientGone = true;
+    this.controller.abort();
   }
 
   /** Once the call has settled: nothing can abort it any more, and the client's signal forgets it. */

@@ -76,7 +76,8 @@ export function useRateLimit({ max, windowMs, proxyHops = 0, accepted, redis }: 
       // Null when the variables do not coerce: execution refuses it before any resolver runs.
       const price = operationPrice(args.schema, args.document, args.operationName, args.variableValues);
       const cost = price?.cost ?? 0;
-      const proven = credential !== null && accepted.has(credential);
+      // The fleet's record (Redis) is asked only for an operation that spends the merchant's key.
+      const proven = credential !== null && (price?.appKeyCost ?? 0) > 0 && (await accepted.knows(credential));
       // An unproven caller's fees are charged as their calls are made (below), not as priced. An
       // operation the partner does no work for is still one unit: an answer costs the service too.
       const own = Math.max(1, proven ? cost : cost - (price?.appKeyCost ?? 0));
@@ -131,7 +132,7 @@ export function useRateLimit({ max, windowMs, proxyHops = 0, accepted, redis }: 
    */
   async function spendUnprovenFees(request: Request, req: IncomingMessage | undefined, entries: number): Promise<void> {
     const credential = credentialKeyOf(request);
-    if (credential !== null && accepted.has(credential)) return;
+    if (credential !== null && (await accepted.knows(credential))) return;
     const { shared, own, sharedShares, ownShares } = await limitersOf();
     const address = clientAddressOf(request, req, proxyHops);
     const spends: Array<{ shared: RateLimiterAbstract | null; own: RateLimiterAbstract; key: string; scope: 'client' | 'total' }> = [];

@@ -34,9 +34,17 @@ const operationsServed = async (replica: URL) => {
   );
 };
 
-it('starts the fleet behind Hive Gateway on PORT, serves @defer with the caller token on both replicas, and stops all of it on SIGINT', async () => {
+/** The operations a replica counted for a client name and version (tradegraph_client_operations_total). */
+const clientOperations = async (replica: URL, name: string, version: string) => {
+  const text = await (await fetch(`${replica.origin}/metrics`)).text();
+  const series = new RegExp(`^tradegraph_client_operations_total\\{client_name="${name}",client_version="${version}",outcome="ok"\\} (\\d+)$`, 'gm');
+  return [...text.matchAll(series)].reduce((sum, [, count]) => sum + Number(count), 0);
+};
+
+it('starts the fleet behind Hive Gateway on PORT at LOG_LEVEL=warn, serves @defer with the caller token and client name on both replicas, and stops all of it on SIGINT', async () => {
   const port = await closedPort();
-  run = startNpmScript('fleet', { PORT: String(port), HOST: '127.0.0.1' });
+  // At warn the replicas log no line on start: the fleet must find them ready by their /health.
+  run = startNpmScript('fleet', { PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'warn' });
   await run.waitForLine((line) => line === 'fleet: Ctrl-C stops all of it');
   tree = run.descendants();
   const commands = tree.map((process) => process.command);
@@ -79,16 +87,25 @@ it('starts the fleet behind Hive Gateway on PORT, serves @defer with the caller 
   expect(nodesOf(payloads[0]!).map((node) => node.listingFee)).toEqual([undefined, undefined]);
   expect(nodesOf(payloads.at(-1)!).map((node) => node.listingFee?.fee)).toEqual([expect.any(Number), expect.any(Number)]);
 
-  // Requests through the gateway reach both replicas.
+  // Requests through the gateway reach both replicas, with the client's name and version in Hive's
+  // spelling (the first two) or Apollo's (the last two).
+  const clientHeaders: Record<string, string>[] = [
+    { 'graphql-client-name': 'fleet-web', 'graphql-client-version': '4.12.0' },
+    { 'apollographql-client-name': 'fleet-ios', 'apollographql-client-version': '2.0.1' },
+  ];
   for (let index = 0; index < 4; index++) {
     const response = await fetch(gateway, {
       method: 'POST',
-      headers: { 'content-type': 'application/json', authorization: `Bearer ${DEMO_ACCESS_TOKEN}` },
+      headers: { 'content-type': 'application/json', authorization: `Bearer ${DEMO_ACCESS_TOKEN}`, ...clientHeaders[index >> 1] },
       body: JSON.stringify({ query: `{ inventory(platformId: "${DEMO_PLATFORM_ID}", appId: 730) { totalCount } }` }),
     });
     expect(await response.json()).toMatchObject({ data: { inventory: { totalCount: 240 } } });
   }
   for (const replica of replicas) expect(await operationsServed(replica)).toBeGreaterThan(0);
+  const counted = async (name: string, version: string) =>
+    (await Promise.all(replicas.map((replica) => clientOperations(replica, name, version)))).reduce((sum, count) => sum + count, 0);
+  expect(await counted('fleet-web', '4.12.0')).toBe(2);
+  expect(await counted('fleet-ios', '2.0.1')).toBe(2);
 
   // Prometheus beside them (Debian's is installed here): both replicas scraped, every rule evaluated.
   const prometheus = urlOf(run.lines, 'Prometheus');

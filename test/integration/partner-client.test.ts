@@ -3,7 +3,7 @@
 // listener being released once it settles.
 import { createServer, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { loadConfig } from '../../src/config.js';
 import { ErrorCode, TradegraphError } from '../../src/errors.js';
 import { PartnerClient } from '../../src/partner/client.js';
@@ -121,7 +121,8 @@ describe('partner client', () => {
     setTimeout(() => leaving.abort(), 50);
     const error = await failure(call);
     expect(error.code).toBe(ErrorCode.UPSTREAM_UNAVAILABLE);
-    expect(events.at(-1)?.outcome).toBe('cancelled');
+    // The caller is answered as it leaves; the call it was the only one waiting for ends after.
+    await vi.waitFor(() => expect(events.at(-1)?.outcome).toBe('cancelled'), { timeout: 10_000 });
   });
 
   it('releases the client signal once a call settles', async () => {
@@ -146,5 +147,38 @@ describe('partner client', () => {
       })(),
     );
     expect(listening).toBe(0);
+  });
+
+  it("answers OVERLOADED, not UPSTREAM_TIMEOUT, to a caller whose deadline passes while its call waits for a connection", async () => {
+    const { port } = server.address() as AddressInfo;
+    // One connection, held by a call that nobody times out before the test ends.
+    const single = new PartnerClient({
+      ...partnerClientOptions(loadConfig({})),
+      baseUrl: `http://127.0.0.1:${port}`,
+      timeoutMs: 60_000,
+      maxRetries: 0,
+      connections: 1,
+      connectionWaitMs: 60_000,
+      connectionsPerDomain: 1,
+    });
+    const held: ServerResponse[] = [];
+    answer = (res) => void held.push(res);
+    const holder = single.call({ operation: 'readInventory', method: 'GET', segments: ['held'], maxResponseBytes: CAP, idempotent: true });
+    await vi.waitFor(() => expect(held).toHaveLength(1), { timeout: 10_000 });
+    const late = await failure(
+      single.call({
+        operation: 'readInventory',
+        method: 'GET',
+        segments: ['waiting'],
+        maxResponseBytes: CAP,
+        idempotent: true,
+        deadline: { at: performance.now() + 300, ms: 300 },
+      }),
+    );
+    expect(late.code).toBe(ErrorCode.OVERLOADED);
+    expect(late.extensions).toMatchObject({ retryAfter: 1 });
+    held[0]!.end(envelope({ ok: true }));
+    await expect(holder).resolves.toEqual({ ok: true });
+    await single.close();
   });
 });

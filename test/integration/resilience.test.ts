@@ -57,7 +57,8 @@ describe('a burst against a slow partner', () => {
 
   it('400 concurrent reads: each answered or shed as OVERLOADED, never counted against the partner; the next user is served', async () => {
     const burst = await Promise.all(
-      Array.from({ length: 400 }, (_, n) => readTotal(kit(), platformIdWithSize(n % 50), `burst-${n % 40}-token`)),
+      // 400 distinct reads: identical ones would share a call (coalescing.test.ts).
+      Array.from({ length: 400 }, (_, n) => readTotal(kit(), platformIdWithSize(n), `burst-${n % 40}-token`)),
     );
     const codes = burst.flatMap((result) => errorCodes(result));
     expect(new Set(codes).size === 0 || [...new Set(codes)].every((code) => code === 'OVERLOADED')).toBe(true);
@@ -150,6 +151,30 @@ describe('a partner that stops for everyone', () => {
     expectNoGraphQLErrors(await readTotal(kit, DEMO_PLATFORM_ID, otherUser(7).token));
     expectNoGraphQLErrors(await readTotal(kit, DEMO_PLATFORM_ID, otherUser(8).token));
     expect(simulator.callsOf('readInventory')).toHaveLength(2);
+  });
+});
+
+describe('a facade started while the partner is down', () => {
+  let kit: Testkit;
+  beforeAll(async () => {
+    // Nothing listens there: every connection is refused, whoever the caller.
+    const down = `http://127.0.0.1:${await closedPort()}`;
+    kit = await startTestkit({ config: { partnerApiUrl: down, partnerOpenApiUrl: down } });
+  });
+  afterAll(async () => {
+    await kit.close();
+  });
+
+  it('opens within the first window of reads by 200 tokens the partner never accepted, and answers with retryAfter', async () => {
+    // Every caller is new, as after a deploy: none has been accepted, so none is a caller of its own.
+    const results: GraphQLResponse<unknown>[] = [];
+    for (let n = 0; n < 200; n++) results.push(await readTotal(kit, platformIdWithSize(600 + (n % 8)), `new-caller-${n}-token`));
+    for (const result of results) expect(errorCodes(result)).toEqual(['UPSTREAM_UNAVAILABLE']);
+    expect(kit.service.partner.circuitStates()[0]!.state).toBe('open');
+    const refusedAtOnce = results.filter((result) => result.errors![0]!.message.includes('circuit is open'));
+    // UPSTREAM_BREAKER_MIN_CALLS (20) refused connections open it; the reads after it are not sent.
+    expect(refusedAtOnce.length).toBeGreaterThanOrEqual(200 - 2 * kit.config.upstreamBreakerMinCalls);
+    for (const result of refusedAtOnce) expect(result.errors![0]!.extensions!.retryAfter).toBeGreaterThanOrEqual(1);
   });
 });
 

@@ -4,6 +4,7 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { UpstreamUnavailableError } from '../../src/errors.js';
 import { PartnerCircuit } from '../../src/partner/breaker.js';
+import { RetryableFailure } from '../../src/partner/error-from-response.js';
 
 const WINDOW_MS = 10_000;
 
@@ -36,5 +37,25 @@ describe('the circuit breaker', () => {
     // What failed in the last window only: ten seconds, one failure a second, two dimensions.
     expect(circuit.failingValues).toBeLessThanOrEqual(2 * (WINDOW_MS / 1_000 + 1));
     expect(circuit.failingValues).toBeGreaterThan(0);
+  });
+
+  it("counts an unreachable partner from every caller, and one caller's answered failures only as its own", async () => {
+    const options = { failureRatio: 0.5, windowMs: WINDOW_MS, minimumCalls: 10, minimumDistinct: 3, halfOpenAfterMs: 1_000 };
+    const fail = (circuit: PartnerCircuit, error: Error) =>
+      circuit.execute({ inventory: 'one', caller: 'unproven' }, () => Promise.reject(error)).catch(() => 'failed');
+    // HTTP 500 for one inventory of one caller: answered, and that caller's alone.
+    const answered = new PartnerCircuit(options);
+    for (let n = 0; n < 30; n++) await fail(answered, new RetryableFailure(new UpstreamUnavailableError('readInventory', 'HTTP 500')));
+    expect(answered.state).toBe('closed');
+    // Refused connections: the same single caller opens it, as a fleet of new callers would.
+    const refused = new PartnerCircuit(options);
+    for (let n = 0; n < 30; n++) await fail(refused, new RetryableFailure(new UpstreamUnavailableError('readInventory', 'refused'), true));
+    expect(refused.state).toBe('open');
+    // Mixed: one caller's answered failures do not hold the circuit closed once enough are unreachable.
+    const mixed = new PartnerCircuit(options);
+    for (let n = 0; n < 10; n++) await fail(mixed, new RetryableFailure(new UpstreamUnavailableError('readInventory', 'HTTP 500')));
+    expect(mixed.state).toBe('closed');
+    for (let n = 0; n < 5; n++) await fail(mixed, new RetryableFailure(new UpstreamUnavailableError('readInventory', 'refused'), true));
+    expect(mixed.state).toBe('open');
   });
 });

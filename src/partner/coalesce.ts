@@ -1,0 +1,119 @@
+// Concurrent identical partner calls share one: a burst of the same read (the same page for the
+// same token, whatever fields each operation selects) costs the partner one call, not one per
+// operation. A keyed map of the calls in flight, each with its waiters: a waiter that leaves (its
+// client gone, its operation's deadline passed) stops waiting alone, and the call goes on for the
+// others; only when every waiter has left is the call abandoned, so that nobody's connection is
+// held for an answer nobody will read. Keys are digests (client.ts): no token is held here.
+
+/** Why a waiter stopped waiting: its client went away, or its operation's deadline passed. */
+export type Departure = 'clientGone' | 'deadline';
+
+/** What a waiter gets when it leaves before the shared call settles. */
+export class WaiterLeft extends Error {
+  /** `atPartner`: whether the call had reached the partner when the waiter left, or still waited for a connection. */
+  constructor(
+    readonly departure: Departure,
+    readonly atPartner: boolean,
+  ) {
+    super(departure === 'deadline' ? 'the operation deadline passed' : 'the client closed the request');
+  }
+}
+
+/** A call started for the first waiter: its result, and how to give it up when every waiter left. */
+export interface StartedCall<T> {
+  result: Promise<T>;
+  /** Called once, when the last waiter leaves before `result` settles. */
+  abandon(departure: Departure): void;
+  /** Whether the call holds a connection and is at the partner (rather than waiting for one). */
+  atPartner(): boolean;
+}
+
+export interface Waiter {
+  /** Fires when the waiter's client goes away. */
+  signal?: AbortSignal;
+  /** When the waiter's operation runs out of time, on `performance.now()`'s clock. */
+  deadlineAt?: number;
+}
+
+interface InFlight extends StartedCall<unknown> {
+  waiting: number;
+}
+
+type InFlightOf<T> = InFlight & { result: Promise<T> };
+
+export class InFlightCalls {
+  private readonly calls = new Map<string, InFlight>();
+
+  /** Calls in flight now. */
+  get size(): number {
+    return this.calls.size;
+  }
+
+  /**
+   * Waits for the call in flight under `key`, joining it (`joined` is told), or starts it with
+   * `start`. Rejects with WaiterLeft when the waiter leaves first; otherwise settles as the call.
+   */
+  run<T>(key: string, waiter: Waiter, start: () => StartedCall<T>, joined?: () => void): Promise<T> {
+    let call = this.calls.get(key);
+    if (call === undefined) {
+      const started = start();
+      const entry: InFlight = { result: started.result, abandon: started.abandon, atPartner: started.atPartner, waiting: 0 };
+      call = entry;
+      this.calls.set(key, entry);
+      const forget = () => {
+        if (this.calls.get(key) === entry) this.calls.delete(key);
+      };
+      started.result.then(forget, forget);
+    } else {
+      joined?.();
+    }
+    return this.wait(key, call as InFlightOf<T>, waiter);
+  }
+
+  private wait<T>(key: string, call: InFlightOf<T>, { signal, deadlineAt }: Waiter): Promise<T> {
+    const untilDeadline = deadlineAt === undefined ? Number.POSITIVE_INFINITY : deadlineAt - performance.now();
+    if (signal === undefined && untilDeadline === Number.POSITIVE_INFINITY) {
+      call.waiting += 1;
+      return call.result;
+    }
+    return new Promise<T>((resolve, reject) => {
+      let done = false;
+      let timer: NodeJS.Timeout | undefined;
+      const settle = () => {
+        done = true;
+        clearTimeout(timer);
+        signal?.removeEventListener('abort', onClientGone);
+      };
+      const leave = (departure: Departure) => {
+        if (done) return;
+        settle();
+        const atPartner = call.atPartner();
+        call.waiting -= 1;
+        if (call.waiting === 0 && this.calls.get(key) === call) {
+          // Nobody reads its answer any more: a new waiter starts a call of its own.
+          this.calls.delete(key);
+          call.abandon(departure);
+        }
+        reject(new WaiterLeft(departure, atPartner));
+      };
+      const onClientGone = () => leave('clientGone');
+      call.waiting += 1;
+      if (signal?.aborted) return onClientGone();
+      if (untilDeadline <= 0) return leave('deadline');
+      signal?.addEventListener('abort', onClientGone);
+      if (untilDeadline !== Number.POSITIVE_INFINITY) timer = setTimeout(() => leave('deadline'), untilDeadline);
+      call.result.then(
+        (value: T) => {
+          if (done) return;
+          settle();
+          resolve(value);
+        },
+        (error: unknown) => {
+          if (done) return;
+          settle();
+          reject(error);
+        },
+      );
+    });
+  }
+}
