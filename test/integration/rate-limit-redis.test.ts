@@ -124,7 +124,8 @@ describe('the fee budget of callers the partner has not accepted, shared fairly 
     // One share for the flooder across the fleet, not one per replica.
     expect(outcome.floodServed).toBeLessThanOrEqual(MAX / 10);
     const feeCallsMade = c.simulator.callsOf('calculateListingFee').length;
-    expect(feeCallsMade).toBe(outcome.usersServed + outcome.floodServed);
+    // At most one call per fee served: identical fee calls in flight at once share one partner call.
+    expect(feeCallsMade).toBeLessThanOrEqual(outcome.usersServed + outcome.floodServed);
     expect(feeCallsMade).toBeLessThanOrEqual(MAX);
     expect((await redis.dump()).map(({ key }) => key)).toContain('tradegraph:rate-limit:unproven-fees');
   });

@@ -162,7 +162,8 @@ describe('the fee budget of callers the partner has not accepted, shared fairly'
     // The flooder, from one address, however many tokens it makes up, gets its share: a tenth.
     expect(outcome.floodServed).toBeLessThanOrEqual(MAX / 10);
     expect(outcome.floodSent).toBeGreaterThan(MAX);
-    expect(feeCalls()).toBe(outcome.usersServed + outcome.floodServed);
+    // At most one call per fee served: identical fee calls in flight at once share one partner call.
+    expect(feeCalls()).toBeLessThanOrEqual(outcome.usersServed + outcome.floodServed);
     expect(feeCalls()).toBeLessThanOrEqual(MAX);
   });
 
