@@ -81,6 +81,13 @@ describe('loadConfig', () => {
     },
   );
 
+  it('gives the response cache a Redis of its own with RESPONSE_CACHE_REDIS_URL, and turns stale answers off with 0', () => {
+    expect(loadConfig({ RESPONSE_CACHE_REDIS_URL: 'redis://answers:6379/2' })).toEqual(
+      expect.objectContaining({ responseCacheRedisUrl: 'redis://answers:6379/2', redisUrl: null }),
+    );
+    expect(loadConfig({ RESPONSE_CACHE_STALE_IF_ERROR_MS: '0' }).responseCacheStaleIfErrorMs).toBe(0);
+  });
+
   it('keeps the response cache, Redis and rate limits off unless configured', () => {
     expect(loadConfig({})).toEqual(expect.objectContaining({ responseCacheTtlMs: 0, redisUrl: null, rateLimit: null }));
     expect(
@@ -96,6 +103,7 @@ describe('loadConfig', () => {
 
   it('never quotes a refused value, which for REDIS_URL may hold a password', () => {
     expect(() => loadConfig({ REDIS_URL: 'tcp://:hunter2-secret@cache' })).toThrow(/^(?![\s\S]*hunter2)/);
+    expect(() => loadConfig({ RESPONSE_CACHE_REDIS_URL: 'redis://:hunter2-secret@cache/abc' })).toThrow(/^(?![\s\S]*hunter2)[\s\S]*RESPONSE_CACHE_REDIS_URL/);
     expect(() => loadConfig({ REDIS_URL: 'redis://:hunter2-secret@cache/abc' })).toThrow(/^(?![\s\S]*hunter2)[\s\S]*REDIS_URL/);
   });
 
@@ -137,6 +145,10 @@ describe('loadConfig', () => {
     [{ REDIS_URL: 'redis://cache:6379/1/2' }, 'REDIS_URL'],
     [{ REDIS_URL: 'redis://cache:6379?db=x' }, 'REDIS_URL'],
     [{ RESPONSE_CACHE_MAX_BYTES: '1000' }, 'RESPONSE_CACHE_MAX_BYTES'],
+    [{ RESPONSE_CACHE_STALE_IF_ERROR_MS: '-1' }, 'RESPONSE_CACHE_STALE_IF_ERROR_MS'],
+    [{ RESPONSE_CACHE_STALE_IF_ERROR_MS: '86400001' }, 'RESPONSE_CACHE_STALE_IF_ERROR_MS'],
+    [{ RESPONSE_CACHE_REDIS_URL: 'http://cache:6379' }, 'RESPONSE_CACHE_REDIS_URL'],
+    [{ RESPONSE_CACHE_REDIS_URL: 'redis://cache:6379/abc' }, 'RESPONSE_CACHE_REDIS_URL'],
     [{ RESPONSE_CACHE_MAX_BYTES: '2097152', RESPONSE_CACHE_MAX_ENTRY_BYTES: '4194304' }, 'RESPONSE_CACHE_MAX_ENTRY_BYTES'],
   ])('refuses %o, naming %s', (env, variable) => {
     expect(() => loadConfig(env)).toThrow(new RegExp(`^Invalid configuration:[\\s\\S]*${variable}`));
