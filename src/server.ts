@@ -22,7 +22,7 @@ import { PartnerApi, type PartnerApiOptions } from './partner/index.js';
 import { maskedErrorsOf } from './plugins/error-codes.js';
 import { tradegraphPlugins } from './plugins/index.js';
 import { prepareTrustedDocuments, type TrustedDocuments } from './plugins/trusted-documents.js';
-import { connectRedis, type SharedRedis } from './redis.js';
+import { connectRedis, warnIfEvicting, type SharedRedis } from './redis.js';
 import { buildSchema } from './schema.js';
 
 type ServiceConfig = Config & { partnerApiUrl: string; partnerOpenApiUrl: string };
@@ -70,6 +70,8 @@ export function createTradegraph({ config, logger, graphiqlHeaders = {}, schema 
   const partner = createPartnerApi(config, logger, metrics);
   const redis = config.redisUrl === null ? null : connectRedis(config.redisUrl, logger, { commandTimeoutMs: config.redisCommandTimeoutMs });
   if (redis) metrics.watchRedis(() => redis.up);
+  // The counts must outlive a full Redis: a policy that evicts them is said at once.
+  if (redis && config.rateLimit) void warnIfEvicting(redis, logger);
   // The response cache's own Redis, apart from the rate-limit counts (docs/response-cache.md).
   const cacheRedis =
     config.responseCacheRedisUrl === null

@@ -5,7 +5,8 @@
 // logged once and deleted, and the fresh answer takes its place. And rate-limit counters survive
 // the eviction policy docs/response-cache.md recommends: the counts in a Redis of their own with
 // noeviction (REDIS_URL), the answers in another that evicts (RESPONSE_CACHE_REDIS_URL), both at
-// maxmemory 4mb, other callers' answers filling the cache's.
+// maxmemory 4mb, other callers' answers filling the cache's; and a counts' Redis that may evict is
+// warned of at start.
 import { print } from 'graphql';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -142,6 +143,33 @@ describe('rate-limit counters in a Redis of their own (noeviction), the answers 
     expect(await evictedKeys(answers)).toBeGreaterThan(0);
     expect(await evictedKeys(counts)).toBe(0);
   }, 300_000);
+});
+
+describe("a rate-limit Redis whose policy evicts keys once full", () => {
+  it('is warned of at start, naming the policy; noeviction, or no maxmemory, is not', async () => {
+    const redis = await startRedisServer();
+    const started: Testkit[] = [];
+    const warnings = async (policy: string, maxmemory: string) => {
+      const client = new Redis(redis.port, '127.0.0.1');
+      await client.config('SET', 'maxmemory', maxmemory);
+      await client.config('SET', 'maxmemory-policy', policy);
+      client.disconnect();
+      const kit = await startTestkit({ config: { redisUrl: redis.url, redisCommandTimeoutMs: 5000, rateLimit: { max: 10, windowMs: 60_000 } } });
+      started.push(kit);
+      await redisSeenBy('up', kit);
+      // A read counted through Redis: the INFO of the check went first on the same connection.
+      expectNoGraphQLErrors(await kit.execute(InventoryTotalDocument, { platformId: platformIdWithSize(3), appId: 730 }, {}));
+      return kit.logs.map((line) => JSON.parse(line) as { msg: string; maxmemoryPolicy?: string }).filter((line) => /evicts keys once full/.test(line.msg));
+    };
+    try {
+      expect((await warnings('volatile-lru', '4mb')).map((line) => line.maxmemoryPolicy)).toEqual(['volatile-lru']);
+      expect(await warnings('noeviction', '4mb')).toEqual([]);
+      expect(await warnings('allkeys-lru', '0')).toEqual([]);
+    } finally {
+      for (const kit of started) await kit.close();
+      await redis.stop();
+    }
+  });
 });
 
 async function configure(server: RedisServer, policy: string): Promise<void> {

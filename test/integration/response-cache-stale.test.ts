@@ -3,7 +3,7 @@
 // answer (stopped, 5xx) the same credential's same query gets it, marked `extensions.stale` with its
 // age and an Age header. Never to another credential, never past the window, never for a mutation,
 // never in place of a refusal the partner did answer; in-process and through Redis alike.
-import { print } from 'graphql';
+import { print, type GraphQLFormattedError } from 'graphql';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { itemAt, platformIdWithSize } from '../../src/simulator/data.js';
 import { CalculateListingFeeDocument, InventoryPageDocument } from '../generated/graphql.js';
@@ -17,7 +17,7 @@ const page = (size: number) => ({ platformId: platformIdWithSize(size), appId: 7
 async function read(kit: Testkit, size: number, token: string) {
   kit.addSecret(token);
   const response = await kit.post({ query: print(InventoryPageDocument), variables: page(size) }, { token });
-  const body = (await response.json()) as { data?: { inventory: unknown } | null; errors?: { extensions: { code: string } }[]; extensions?: Record<string, unknown> };
+  const body = (await response.json()) as { data?: { inventory: unknown } | null; errors?: GraphQLFormattedError[]; extensions?: Record<string, unknown> };
   return { status: response.status, age: response.headers.get('age'), body };
 }
 
