@@ -170,7 +170,7 @@ export function useTradegraphResponseCache(options: ResponseCacheOptions): Plugi
 }
 
 /** Whether this answer is a stale one served in place of an outage. */
-function servedStale(result: unknown): boolean {
+export function servedStale(result: unknown): boolean {
   return typeof result === 'object' && result !== null && SERVED_STALE in result;
 }
 

@@ -65,6 +65,9 @@ describe('stale-if-error, in-process', () => {
     const staleBefore = await lookups(kit, 'stale');
     expectStale(await read(kit, 41, 'stale-token-one'), fresh, 1);
     expect(await lookups(kit, 'stale')).toBe(staleBefore + 1);
+    // The log line says so: a query that ran, and was answered stale.
+    const logged = kit.logs.map((line) => JSON.parse(line) as Record<string, unknown>).filter((line) => line.msg === 'graphql operation').at(-1);
+    expect(logged).toMatchObject({ operationType: 'query', outcome: 'ok', responseCache: 'stale' });
     // Another credential never gets it: its own outage, as the partner's failure.
     const other = await read(kit, 41, 'stale-token-two');
     expect(new Set(errorCodes(other.body))).toEqual(new Set(['UPSTREAM_UNAVAILABLE']));
