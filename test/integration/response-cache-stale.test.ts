@@ -1,7 +1,7 @@
 // The last good answer during an outage (RFC 5861's stale-if-error): with the response cache on, a
 // query's answer is kept RESPONSE_CACHE_STALE_IF_ERROR_MS past its TTL, and when the partner cannot
-// answer (stopped, 5xx) the same credential's same query gets it, marked `extensions.stale` with its
-// age and an Age header. Never to another credential, never past the window, never for a mutation,
+// answer (stopped, 5xx, no answer in time) the same credential's same query gets it, marked
+// `extensions.stale` with its age and an Age header. Never to another credential, never past the window, never for a mutation,
 // never in place of a refusal the partner did answer; in-process and through Redis alike.
 import { print, type GraphQLFormattedError } from 'graphql';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -119,6 +119,20 @@ describe('stale-if-error once the partner stops', () => {
       const fresh = await readThenOutlive(kit, 44, 'stale-token-five', 2000);
       await kit.simulator.close();
       expectStale(await read(kit, 44, 'stale-token-five'), fresh, 2);
+    } finally {
+      await kit.close();
+    }
+  });
+});
+
+describe('stale-if-error when the partner does not answer in time', () => {
+  it('serves the last good answer in place of UPSTREAM_TIMEOUT', async () => {
+    // Seconds of margin for the fresh read on a loaded machine; the hung partner answers far later.
+    const kit = await startTestkit({ config: { responseCacheTtlMs: TTL_MS, responseCacheStaleIfErrorMs: 300_000, upstreamTimeoutMs: 4000 } });
+    try {
+      const fresh = await readThenOutlive(kit, 47, 'stale-token-nine');
+      kit.simulator.injectFault({ kind: 'slow', operation: 'readInventory', delayMs: 60_000 });
+      expectStale(await read(kit, 47, 'stale-token-nine'), fresh, 1);
     } finally {
       await kit.close();
     }
