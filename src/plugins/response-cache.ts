@@ -56,8 +56,12 @@ function etagMatches(ifNoneMatch: string, etag: string): boolean {
   return ifNoneMatch.split(',').some((tag) => tag.trim() === '*' || bare(tag) === bare(etag));
 }
 
-/** Every key this cache writes in Redis starts so; the rest is a SHA-256 hash. */
-export const REDIS_KEY_PREFIX = 'tradegraph:response:';
+/**
+ * Every key this cache writes in Redis starts so; the rest is a SHA-256 hash. It names the
+ * envelope's version, so that during a rolling deploy replicas of another version never read
+ * these values, nor these replicas theirs.
+ */
+export const REDIS_KEY_PREFIX = 'tradegraph:response:v1:';
 
 /** The mark of an answer served stale in place of an outage: it is never cached again as fresh. */
 const SERVED_STALE = Symbol('servedStale');
