@@ -76,6 +76,8 @@ const EnvSchema = z.object({
   TRUSTED_DOCUMENTS_ONLY: z.preprocess(emptyAsUnset, z.enum(['true', 'false']).optional()),
   RESPONSE_CACHE_TTL_MS: z.preprocess(emptyAsUnset, integer(0, 86_400_000).default(0)),
   RESPONSE_CACHE_MAX_BYTES: z.preprocess(emptyAsUnset, integer(1024 * 1024, 2 ** 40).default(64 * 1024 * 1024)),
+  RESPONSE_CACHE_STALE_IF_ERROR_MS: z.preprocess(emptyAsUnset, integer(0, 86_400_000).default(300_000)),
+  RESPONSE_CACHE_REDIS_URL: z.preprocess(emptyAsUnset, redisUrl.optional()),
   // The largest read of the simulator's items (nine pages of 100 with every field) is about 1.7 MB.
   RESPONSE_CACHE_MAX_ENTRY_BYTES: z.preprocess(emptyAsUnset, integer(1024, 2 ** 40).default(2 * 1024 * 1024)),
   REDIS_URL: z.preprocess(emptyAsUnset, redisUrl.optional()),
@@ -170,11 +172,18 @@ export interface Config {
   trustedDocumentsOnly: boolean;
   /** How long a read's answer is reused for the same credential; 0 (the default) turns the cache off. */
   responseCacheTtlMs: number;
-  /** The in-process response cache's budget in bytes of answers' JSON, and the largest answer cached. */
+  /**
+   * The in-process response cache's budget in bytes of heap its entries are weighed at
+   * (response-cache-store.ts's entryHeapBytes), and the largest answer cached, in bytes of JSON.
+   */
   responseCacheMaxBytes: number;
   responseCacheMaxEntryBytes: number;
+  /** How long past its TTL an answer is kept, and served to its credential when the partner cannot answer; 0: never. */
+  responseCacheStaleIfErrorMs: number;
   /** Shares the response cache and the rate-limit counts between replicas; null keeps both in-process. May hold a password. */
   redisUrl: string | null;
+  /** A Redis of the response cache's own (RESPONSE_CACHE_REDIS_URL), apart from the rate-limit counts; null: redisUrl. May hold a password. */
+  responseCacheRedisUrl: string | null;
   /** A Redis command's deadline; one missed marks Redis down until it answers again. */
   redisCommandTimeoutMs: number;
   /** Units of partner work (operation-cost.ts) per credential per window; null (RATE_LIMIT_MAX=0, the default) means no limit. */
@@ -195,10 +204,12 @@ export interface RateLimitConfig {
 export class ConfigError extends Error {}
 
 /**
- * Bytes of heap an answer in the in-process response cache holds per byte of the JSON it is weighed
- * by: its text and its parsed data. Rounded up from what test/bench/cache-heap.ts measures.
+ * The most heap a full in-process response cache holds per byte of its budget: entries are weighed
+ * at their measured heap (response-cache-store.ts), and this leaves room for what the measure does
+ * not see (V8's free space between them, another runtime's object sizes). What
+ * test/integration/response-cache-heap.test.ts holds a full store of the smallest answers to.
  */
-export const CACHE_HEAP_PER_JSON_BYTE = 4;
+export const CACHE_HEAP_FACTOR = 1.5;
 
 /**
  * Reads and checks the configuration. `heapLimitBytes` is the heap the process may use (V8's limit
@@ -212,12 +223,13 @@ export function loadConfig(env: NodeJS.ProcessEnv, heapLimitBytes = getHeapStati
     throw new ConfigError(`Invalid configuration:\n  ${problems.join('\n  ')}`);
   }
   const values = parsed.data;
-  const inProcessCacheHeap = values.RESPONSE_CACHE_TTL_MS > 0 && values.REDIS_URL === undefined ? values.RESPONSE_CACHE_MAX_BYTES * CACHE_HEAP_PER_JSON_BYTE : 0;
+  const cacheInRedis = (values.RESPONSE_CACHE_REDIS_URL ?? values.REDIS_URL) !== undefined;
+  const inProcessCacheHeap = values.RESPONSE_CACHE_TTL_MS > 0 && !cacheInRedis ? values.RESPONSE_CACHE_MAX_BYTES * CACHE_HEAP_FACTOR : 0;
   if (inProcessCacheHeap > heapLimitBytes / 2) {
     const mib = (bytes: number) => `${Math.round(bytes / 2 ** 20)} MiB`;
     throw new ConfigError(
-      `Invalid configuration:\n  RESPONSE_CACHE_MAX_BYTES: ${mib(values.RESPONSE_CACHE_MAX_BYTES)} of answers would hold about ` +
-        `${mib(inProcessCacheHeap)} of heap in-process (${CACHE_HEAP_PER_JSON_BYTE} × their JSON), more than half this process's heap limit ` +
+      `Invalid configuration:\n  RESPONSE_CACHE_MAX_BYTES: a full in-process cache of ${mib(values.RESPONSE_CACHE_MAX_BYTES)} may hold up to ` +
+        `${mib(inProcessCacheHeap)} of heap (${CACHE_HEAP_FACTOR} × its budget), more than half this process's heap limit ` +
         `of ${mib(heapLimitBytes)}; lower it, raise the heap limit (node --max-old-space-size), or share the cache through REDIS_URL`,
     );
   }
@@ -259,7 +271,9 @@ export function loadConfig(env: NodeJS.ProcessEnv, heapLimitBytes = getHeapStati
     responseCacheTtlMs: values.RESPONSE_CACHE_TTL_MS,
     responseCacheMaxBytes: values.RESPONSE_CACHE_MAX_BYTES,
     responseCacheMaxEntryBytes: values.RESPONSE_CACHE_MAX_ENTRY_BYTES,
+    responseCacheStaleIfErrorMs: values.RESPONSE_CACHE_STALE_IF_ERROR_MS,
     redisUrl: values.REDIS_URL ?? null,
+    responseCacheRedisUrl: values.RESPONSE_CACHE_REDIS_URL ?? null,
     redisCommandTimeoutMs: values.REDIS_COMMAND_TIMEOUT_MS,
     rateLimit:
       values.RATE_LIMIT_MAX > 0

@@ -129,3 +129,26 @@ export function connectRedis(url: string, logger: Logger, { commandTimeoutMs }: 
     },
   };
 }
+
+/**
+ * Warns, once per connection, when this Redis may evict keys to stay under its maxmemory: the
+ * rate-limit counters carry a TTL as cached answers do, so any policy but noeviction lets a full
+ * Redis give a spent credential its budget back (docs/response-cache.md#which-eviction-policy-is-safe).
+ * A Redis that refuses INFO is not judged.
+ */
+export async function warnIfEvicting(redis: SharedRedis, logger: Logger): Promise<void> {
+  const connection = await redis.client();
+  const check = async () => {
+    const info = await connection.info('memory').catch(() => '');
+    const maxmemory = Number(/^maxmemory:(\d+)/m.exec(info)?.[1] ?? 0);
+    const policy = /^maxmemory_policy:(\S+)/m.exec(info)?.[1];
+    if (maxmemory > 0 && policy !== undefined && policy !== 'noeviction') {
+      logger.warn(
+        { maxmemoryPolicy: policy, maxmemory },
+        "REDIS_URL's Redis evicts keys once full: rate-limit counters may be evicted, giving budgets back; set maxmemory-policy noeviction there, and give the response cache a Redis of its own (RESPONSE_CACHE_REDIS_URL)",
+      );
+    }
+  };
+  connection.on('ready', () => void check());
+  if (connection.status === 'ready') void check();
+}

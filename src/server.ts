@@ -22,7 +22,7 @@ import { PartnerApi, type PartnerApiOptions } from './partner/index.js';
 import { maskedErrorsOf } from './plugins/error-codes.js';
 import { tradegraphPlugins } from './plugins/index.js';
 import { prepareTrustedDocuments, type TrustedDocuments } from './plugins/trusted-documents.js';
-import { connectRedis, type SharedRedis } from './redis.js';
+import { connectRedis, warnIfEvicting, type SharedRedis } from './redis.js';
 import { buildSchema } from './schema.js';
 
 type ServiceConfig = Config & { partnerApiUrl: string; partnerOpenApiUrl: string };
@@ -70,6 +70,13 @@ export function createTradegraph({ config, logger, graphiqlHeaders = {}, schema 
   const redis = config.redisUrl === null ? null : connectRedis(config.redisUrl, logger, { commandTimeoutMs: config.redisCommandTimeoutMs });
   const partner = createPartnerApi(config, logger, metrics, redis);
   if (redis) metrics.watchRedis(() => redis.up);
+  // The counts must outlive a full Redis: a policy that evicts them is said at once.
+  if (redis && config.rateLimit) void warnIfEvicting(redis, logger);
+  // The response cache's own Redis, apart from the rate-limit counts (docs/response-cache.md).
+  const cacheRedis =
+    config.responseCacheRedisUrl === null
+      ? redis
+      : connectRedis(config.responseCacheRedisUrl, logger.child({ redis: 'RESPONSE_CACHE_REDIS_URL' }), { commandTimeoutMs: config.redisCommandTimeoutMs });
   // Filled from the manifest once Yoga's pipeline exists (below).
   const trustedDocuments: TrustedDocuments = new Map();
 
@@ -82,7 +89,7 @@ export function createTradegraph({ config, logger, graphiqlHeaders = {}, schema 
       operationTimeoutMs: config.operationTimeoutMs,
       pageMaxPartnerCalls: config.pageMaxPartnerCalls,
     }),
-    plugins: tradegraphPlugins({ config, logger, metrics, clients, redis, accepted: partner.accepted, trustedDocuments }),
+    plugins: tradegraphPlugins({ config, logger, metrics, clients, redis, cacheRedis, accepted: partner.accepted, trustedDocuments }),
     graphiql: config.production ? false : graphiqlOptions(graphiqlHeaders),
     // Loaded on first use: the GraphiQL bundle is large, and production never renders it.
     renderGraphiQL: async (options) => (await import('@graphql-yoga/render-graphiql')).renderGraphiQL(options),
@@ -138,7 +145,7 @@ export function createTradegraph({ config, logger, graphiqlHeaders = {}, schema 
     redis,
     listen: (port, host = '127.0.0.1') => listen(server, port, host),
     close: (graceMs = Number.POSITIVE_INFINITY) =>
-      shutdown.close(server, graceMs, () => Promise.all([partner.close(), redis?.close()])),
+      shutdown.close(server, graceMs, () => Promise.all([partner.close(), redis?.close(), cacheRedis !== redis ? cacheRedis?.close() : undefined])),
   };
 }
 

@@ -35,8 +35,10 @@ export interface TradegraphMetrics {
   watchCircuits(read: () => UpstreamCircuit[]): void;
   /** Reads whether the shared Redis is reachable at scrape time (only when REDIS_URL is set). */
   watchRedis(isUp: () => boolean): void;
-  /** Reads the in-process response cache's size at scrape time (only when it is on, without Redis). */
-  watchResponseCache(read: () => { bytes: number; entries: number }): void;
+  /** Reads the in-process response cache's size and budget at scrape time (only when it is on, without Redis). */
+  watchResponseCache(read: () => { bytes: number; entries: number; maxBytes: number }): void;
+  /** Counts one lookup of a cacheable query in the response cache, by how it ended. */
+  countResponseCacheLookup(result: 'hit' | 'miss' | 'stale'): void;
   /** Reads the GraphQL requests admitted and not yet answered (MAX_OPERATIONS_IN_FLIGHT's count) at scrape time. */
   watchOperationsInFlight(read: () => number): void;
   /** Counts an answer cut because its client stopped reading it (HTTP_WRITE_TIMEOUT_MS). */
@@ -97,6 +99,13 @@ export function createMetrics(): TradegraphMetrics {
     registers: [registry],
   });
 
+  const responseCacheLookups = new Counter({
+    name: 'tradegraph_response_cache_lookups_total',
+    help: "Lookups of cacheable queries in the response cache: 'hit' (a fresh answer), 'miss' (the query ran), 'stale' (an outage answered with the last good answer).",
+    labelNames: ['result'] as const,
+    registers: [registry],
+  });
+
   const seenEnvelopeCode = boundedLabel(MAX_ENVELOPE_CODES);
   const envelopeCodeLabel = (code: unknown): string => {
     if (code === undefined || code === null) return '';
@@ -145,6 +154,9 @@ export function createMetrics(): TradegraphMetrics {
     },
     watchResponseCache(read) {
       responseCacheGauges(registry, read);
+    },
+    countResponseCacheLookup(result) {
+      responseCacheLookups.inc({ result });
     },
     ...httpServerMetrics(registry),
   };
@@ -200,15 +212,16 @@ function httpServerMetrics(registry: Registry): Pick<TradegraphMetrics, 'watchOp
   };
 }
 
-/** The in-process response cache's size, read at scrape time. */
-function responseCacheGauges(registry: Registry, read: () => { bytes: number; entries: number }): void {
+/** The in-process response cache's size and budget, read at scrape time. */
+function responseCacheGauges(registry: Registry, read: () => { bytes: number; entries: number; maxBytes: number }): void {
   scrapeTimeGauge(
     registry,
     'tradegraph_response_cache_bytes',
-    "Bytes of answers' JSON the in-process response cache holds (at most RESPONSE_CACHE_MAX_BYTES).",
+    'Bytes of heap the in-process response cache\'s answers are weighed at (at most RESPONSE_CACHE_MAX_BYTES).',
     () => read().bytes,
   );
-  scrapeTimeGauge(registry, 'tradegraph_response_cache_entries', 'Answers the in-process response cache holds.', () => read().entries);
+  scrapeTimeGauge(registry, 'tradegraph_response_cache_entries', 'Answers the in-process response cache holds, stale ones kept for an outage included.', () => read().entries);
+  scrapeTimeGauge(registry, 'tradegraph_response_cache_max_bytes', "The in-process response cache's budget (RESPONSE_CACHE_MAX_BYTES).", () => read().maxBytes);
 }
 
 /** A gauge without labels whose value is read when /metrics is scraped (prom-client's `collect`). */

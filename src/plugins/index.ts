@@ -36,6 +36,8 @@ export interface PluginParts {
   /** The client of each request (graphql-client-name and -version headers), bounded. */
   clients: ClientIdentities;
   redis: SharedRedis | null;
+  /** The response cache's own Redis (RESPONSE_CACHE_REDIS_URL); `redis` when omitted. */
+  cacheRedis?: SharedRedis | null;
   /** The credentials the partner has accepted (partner.accepted), read by the rate limit. */
   accepted: AcceptedCredentials;
   /** Filled from the manifest once Yoga's pipeline exists; empty, it still refuses unknown ids. */
@@ -110,15 +112,18 @@ export const PLUGIN_ORDER: readonly PluginEntry[] = [
   // After compiled execution: the cache runs the execute function with its own rewritten document.
   {
     name: 'response-cache',
-    build: ({ config, redis, metrics }) =>
+    build: ({ config, redis, cacheRedis = redis, metrics, logger }) =>
       config.responseCacheTtlMs > 0
         ? useTradegraphResponseCache({
             ttlMs: config.responseCacheTtlMs,
-            redis: redis ?? undefined,
+            redis: cacheRedis ?? undefined,
             includeMetadata: !config.production,
             maxBytes: config.responseCacheMaxBytes,
             maxEntryBytes: config.responseCacheMaxEntryBytes,
+            staleIfErrorMs: config.responseCacheStaleIfErrorMs,
+            logger,
             onInProcessStore: (store) => metrics.watchResponseCache(() => store),
+            onLookup: (result) => metrics.countResponseCacheLookup(result),
           })
         : [],
   },

@@ -7,7 +7,7 @@ import type { Logger } from 'pino';
 import { requestIdOf, type TradegraphContext } from '../context.js';
 import type { ClientIdentities } from '../observability/client-identity.js';
 import type { OperationOutcome, TradegraphMetrics } from '../observability/metrics.js';
-import { servedFromResponseCache } from './response-cache.js';
+import { servedFromResponseCache, servedStale } from './response-cache.js';
 import {
   errorCodesOf,
   isAsyncIterable,
@@ -26,6 +26,8 @@ interface OperationState {
   errorCodes: string[];
   /** Answered by the response cache: nothing was parsed or executed. */
   fromCache: boolean;
+  /** Answered with the last good answer in place of a partner outage. */
+  stale?: boolean;
   /** For a streamed answer: settles when its last payload has been sent (or the client left). */
   streamEnded?: Promise<void>;
 }
@@ -85,6 +87,7 @@ export function useOperationObservability({
       const { outcome, errorCodes } = summarize(result);
       state.outcome = outcome;
       state.errorCodes = errorCodes;
+      if (servedStale(result)) state.stale = true;
       if (servedFromResponseCache(result)) {
         state.fromCache = true;
         // Only queries are cached; the cached answer never went through onExecute.
@@ -133,6 +136,7 @@ export function useOperationObservability({
         httpStatus,
         durationMs: Math.round(durationMs * 1000) / 1000,
         ...(state.fromCache && { responseCache: 'hit' }),
+        ...(state.stale && { responseCache: 'stale' }),
       },
       'graphql operation',
     );

@@ -1,56 +1,124 @@
-// The response cache's in-process store, bounded by the bytes of what it holds rather than by a
-// count of answers: one largest read is near a megabyte, so a count lets a few hundred of them
-// take the heap. lru-cache (what envelop's own in-memory cache is built on) does the bounding.
+// The response cache's in-process store, bounded by the heap its entries take rather than by a
+// count of answers: one largest read is near a megabyte, while a made-up credential can fill a count
+// with answers of a few bytes each. lru-cache (what envelop's own in-memory cache is built on) does
+// the bounding; answers are kept past their TTL for the stale-if-error window, within the same budget.
 import type { Cache } from '@graphql-yoga/plugin-response-cache';
 import { LRUCache } from 'lru-cache';
 
 export interface InProcessStoreOptions {
-  /** The most the store holds, in bytes of its answers' JSON; least recently used dropped first. */
+  /** The most the store holds, in bytes of heap its entries are weighed at (entryHeapBytes); least recently used dropped first. */
   maxBytes: number;
-  /** An answer larger than this is not stored at all. */
+  /** An answer whose JSON is larger than this is not stored at all. */
   maxEntryBytes: number;
+  /** How long past its TTL an answer is kept for staleIfError; 0 drops it at its TTL. */
+  staleIfErrorMs?: number;
 }
 
-export interface InProcessStore extends Cache {
-  /** The bytes of JSON it holds now (never above maxBytes), for the metrics. */
+/** An answer kept past its TTL, and how old it is. */
+export interface StaleAnswer {
+  data: CachedResult['data'];
+  /** Milliseconds since the answer was stored. */
+  ageMs: number;
+}
+
+/** What the cache plugin needs of a store, and the stale answer an outage may serve. */
+export interface ResponseStore extends Cache {
+  /** The answer of this key kept past its TTL and still within the stale-if-error window. */
+  staleIfError(id: string): Promise<StaleAnswer | undefined> | StaleAnswer | undefined;
+}
+
+export interface InProcessStore extends ResponseStore {
+  /** The bytes of heap its entries are weighed at now (never above maxBytes), for the metrics. */
   readonly bytes: number;
   readonly entries: number;
+  /** The budget: maxBytes. */
+  readonly maxBytes: number;
 }
 
 /** An answer as the response-cache plugin hands it to its store. */
 export type CachedResult = Parameters<Cache['set']>[1];
 
-/** An answer as the store keeps it: with the text Yoga writes for it (`servedAs`). */
+/** An answer as the store hands it back: with the text Yoga writes for it (`servedAs`). */
 export type StoredResult = CachedResult & { stringify: (value: unknown) => string };
 
 /**
- * Each answer is weighed by its JSON as the client gets it (data alone). That JSON is what Yoga
- * writes for a hit, and the answer is kept as it parsed again, for the hits Yoga serialises itself
- * (with development's metadata, or changed by a plugin): the plugin hands over its objects with its
- * metadata fields deleted, which V8 holds as dictionaries, serialised at a dictionary's pace
- * (docs/decisions/library-departures.md). Entities are ignored: nothing is invalidated (see
+ * The heap one entry holds beside its JSON: its key (a 64-character hash), lru-cache's slots for it,
+ * the entry record, and the parsed form of the smallest answer. Rounded up from what
+ * test/bench/cache-heap.ts measures for a store full of `{ __typename }` answers, and from what the
+ * service holds per such answer (test/integration/response-cache-heap.test.ts), where lru-cache's
+ * arrays grow ahead of the entries.
+ */
+export const ENTRY_HEAP_BYTES = 384;
+/**
+ * Heap per byte of an answer's JSON: the text and its parsed data. Rounded up from what
+ * test/bench/cache-heap.ts measures for stores full of pages of scenarios (a) and (c).
+ */
+export const HEAP_PER_JSON_BYTE = 3.5;
+
+/** The heap an entry of this much JSON is weighed at against RESPONSE_CACHE_MAX_BYTES. */
+export function entryHeapBytes(jsonBytes: number): number {
+  return ENTRY_HEAP_BYTES + Math.ceil(HEAP_PER_JSON_BYTE * jsonBytes);
+}
+
+/** One stored answer: its JSON as the client gets it, that JSON parsed again, and when it was stored. */
+interface Entry {
+  text: string;
+  data: CachedResult['data'];
+  storedAt: number;
+  freshUntil: number;
+}
+
+/**
+ * Each answer is kept as its JSON as the client gets it (data alone) and that JSON parsed again:
+ * the text is what Yoga writes for a hit, and the parsed data serves the hits Yoga serialises
+ * itself (with development's metadata, or changed by a plugin). The plugin hands over its objects
+ * with its metadata fields deleted, which V8 holds as dictionaries, serialised at a dictionary's
+ * pace (docs/decisions/library-departures.md). The ETag (the key) and Last-Modified are made again
+ * on each hit rather than kept per entry. Entities are ignored: nothing is invalidated (see
  * response-cache.ts).
  */
-export function createInProcessStore({ maxBytes, maxEntryBytes }: InProcessStoreOptions): InProcessStore {
-  const answers = new LRUCache<string, CachedResult>({ maxSize: maxBytes });
+export function createInProcessStore({ maxBytes, maxEntryBytes, staleIfErrorMs = 0 }: InProcessStoreOptions): InProcessStore {
+  const answers = new LRUCache<string, Entry>({ maxSize: maxBytes });
   return {
-    get: (id) => answers.get(id),
+    get(id) {
+      const entry = answers.get(id);
+      if (entry === undefined || Date.now() >= entry.freshUntil) return undefined;
+      return storedResult(id, entry);
+    },
     set(id, result, _entities, ttl) {
       const text = JSON.stringify({ data: result.data });
       const size = Buffer.byteLength(text);
       // Over the cap: written to this client once, never stored.
       if (size > maxEntryBytes) return;
       const { data } = JSON.parse(text) as Pick<CachedResult, 'data'>;
-      const stored: StoredResult = { ...result, data, stringify: servedAs(text, data) };
-      answers.set(id, stored, { size, ttl: Number.isFinite(ttl) && ttl > 0 ? ttl : undefined });
+      const storedAt = Date.now();
+      const finite = Number.isFinite(ttl) && ttl > 0;
+      const entry: Entry = { text, data, storedAt, freshUntil: finite ? storedAt + ttl : Number.POSITIVE_INFINITY };
+      answers.set(id, entry, { size: entryHeapBytes(size), ttl: finite ? ttl + staleIfErrorMs : undefined });
     },
     invalidate: () => undefined,
+    staleIfError(id) {
+      const entry = answers.peek(id);
+      if (entry === undefined) return undefined;
+      const ageMs = Date.now() - entry.storedAt;
+      return ageMs <= entry.freshUntil - entry.storedAt + staleIfErrorMs ? { data: entry.data, ageMs } : undefined;
+    },
     get bytes() {
       return answers.calculatedSize;
     },
     get entries() {
       return answers.size;
     },
+    maxBytes,
+  };
+}
+
+/** The answer Yoga gets for a hit: the stored data, its text, and the headers the plugin gave it when it was cached. */
+function storedResult(id: string, { text, data, storedAt }: Entry): StoredResult {
+  return {
+    data,
+    extensions: { http: { headers: { ETag: id, 'Last-Modified': new Date(storedAt).toUTCString() } } },
+    stringify: servedAs(text, data),
   };
 }
 

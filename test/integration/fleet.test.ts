@@ -128,7 +128,7 @@ describe('a fleet of two replicas sharing one Redis', () => {
     expect(entries.some(({ key }) => key.startsWith('tradegraph:response:'))).toBe(true);
     expect(entries.some(({ key }) => key.startsWith('tradegraph:rate-limit'))).toBe(true);
     for (const { key, value } of entries) {
-      expect(key).toMatch(/^tradegraph:(response:|rate-limit:|accepted-credential:)[0-9a-f]{64}$/);
+      expect(key).toMatch(/^tradegraph:(response:v1:|rate-limit:|accepted-credential:)[0-9a-f]{64}$/);
       for (const token of tokensSent) {
         expect(key).not.toContain(token);
         expect(value).not.toContain(token);

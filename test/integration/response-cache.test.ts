@@ -29,6 +29,11 @@ describe('response cache, in-process', () => {
     // The cache's own selections (__typename and id under aliases) never reach the client.
     expect(JSON.stringify(again.data)).not.toContain('__responseCache');
     expect(inventoryCalls()).toBe(1);
+    // One lookup each: the miss that ran, the hit; and the budget the store is weighed against.
+    const metrics = await (await fetch(`${kit().url}/metrics`)).text();
+    expect(metrics).toMatch(/^tradegraph_response_cache_lookups_total\{result="miss"\} 1$/m);
+    expect(metrics).toMatch(/^tradegraph_response_cache_lookups_total\{result="hit"\} 1$/m);
+    expect(metrics).toMatch(new RegExp(`^tradegraph_response_cache_max_bytes ${kit().config.responseCacheMaxBytes}$`, 'm'));
     // The log tells a cached answer apart, as the query it is.
     const logged = kit()
       .logs.map((line) => JSON.parse(line) as Record<string, unknown>)

@@ -45,8 +45,10 @@ describe('loadConfig', () => {
       responseCacheTtlMs: 0,
       responseCacheMaxBytes: 64 * 1024 * 1024,
       responseCacheMaxEntryBytes: 2 * 1024 * 1024,
+      responseCacheStaleIfErrorMs: 300_000,
       redisCommandTimeoutMs: 250,
       redisUrl: null,
+      responseCacheRedisUrl: null,
       rateLimit: null,
     });
   });
@@ -79,6 +81,13 @@ describe('loadConfig', () => {
     },
   );
 
+  it('gives the response cache a Redis of its own with RESPONSE_CACHE_REDIS_URL, and turns stale answers off with 0', () => {
+    expect(loadConfig({ RESPONSE_CACHE_REDIS_URL: 'redis://answers:6379/2' })).toEqual(
+      expect.objectContaining({ responseCacheRedisUrl: 'redis://answers:6379/2', redisUrl: null }),
+    );
+    expect(loadConfig({ RESPONSE_CACHE_STALE_IF_ERROR_MS: '0' }).responseCacheStaleIfErrorMs).toBe(0);
+  });
+
   it('keeps the response cache, Redis and rate limits off unless configured', () => {
     expect(loadConfig({})).toEqual(expect.objectContaining({ responseCacheTtlMs: 0, redisUrl: null, rateLimit: null }));
     expect(
@@ -94,6 +103,7 @@ describe('loadConfig', () => {
 
   it('never quotes a refused value, which for REDIS_URL may hold a password', () => {
     expect(() => loadConfig({ REDIS_URL: 'tcp://:hunter2-secret@cache' })).toThrow(/^(?![\s\S]*hunter2)/);
+    expect(() => loadConfig({ RESPONSE_CACHE_REDIS_URL: 'redis://:hunter2-secret@cache/abc' })).toThrow(/^(?![\s\S]*hunter2)[\s\S]*RESPONSE_CACHE_REDIS_URL/);
     expect(() => loadConfig({ REDIS_URL: 'redis://:hunter2-secret@cache/abc' })).toThrow(/^(?![\s\S]*hunter2)[\s\S]*REDIS_URL/);
   });
 
@@ -135,6 +145,10 @@ describe('loadConfig', () => {
     [{ REDIS_URL: 'redis://cache:6379/1/2' }, 'REDIS_URL'],
     [{ REDIS_URL: 'redis://cache:6379?db=x' }, 'REDIS_URL'],
     [{ RESPONSE_CACHE_MAX_BYTES: '1000' }, 'RESPONSE_CACHE_MAX_BYTES'],
+    [{ RESPONSE_CACHE_STALE_IF_ERROR_MS: '-1' }, 'RESPONSE_CACHE_STALE_IF_ERROR_MS'],
+    [{ RESPONSE_CACHE_STALE_IF_ERROR_MS: '86400001' }, 'RESPONSE_CACHE_STALE_IF_ERROR_MS'],
+    [{ RESPONSE_CACHE_REDIS_URL: 'http://cache:6379' }, 'RESPONSE_CACHE_REDIS_URL'],
+    [{ RESPONSE_CACHE_REDIS_URL: 'redis://cache:6379/abc' }, 'RESPONSE_CACHE_REDIS_URL'],
     [{ RESPONSE_CACHE_MAX_BYTES: '2097152', RESPONSE_CACHE_MAX_ENTRY_BYTES: '4194304' }, 'RESPONSE_CACHE_MAX_ENTRY_BYTES'],
   ])('refuses %o, naming %s', (env, variable) => {
     expect(() => loadConfig(env)).toThrow(new RegExp(`^Invalid configuration:[\\s\\S]*${variable}`));
@@ -220,19 +234,20 @@ describe('RESPONSE_CACHE_MAX_BYTES against the heap limit', () => {
   const MiB = 2 ** 20;
   const cached = { RESPONSE_CACHE_TTL_MS: '60000', RESPONSE_CACHE_MAX_BYTES: String(64 * MiB) };
 
-  it('refuses an in-process budget that would hold more than half the heap, naming the way out', () => {
-    expect(() => loadConfig(cached, 200 * MiB)).toThrow(
+  it('refuses an in-process budget whose full heap would pass half the heap limit, naming the way out', () => {
+    expect(() => loadConfig(cached, 180 * MiB)).toThrow(
       new ConfigError(
-        'Invalid configuration:\n  RESPONSE_CACHE_MAX_BYTES: 64 MiB of answers would hold about 256 MiB of heap in-process (4 × their JSON), ' +
-          "more than half this process's heap limit of 200 MiB; lower it, raise the heap limit (node --max-old-space-size), or share the cache through REDIS_URL",
+        'Invalid configuration:\n  RESPONSE_CACHE_MAX_BYTES: a full in-process cache of 64 MiB may hold up to 96 MiB of heap (1.5 × its budget), ' +
+          "more than half this process's heap limit of 180 MiB; lower it, raise the heap limit (node --max-old-space-size), or share the cache through REDIS_URL",
       ),
     );
   });
 
-  it('takes the same budget under a heap limit twice as large, or when the cache is in Redis or off', () => {
-    expect(loadConfig(cached, 512 * MiB).responseCacheMaxBytes).toBe(64 * MiB);
-    expect(loadConfig({ ...cached, REDIS_URL: 'redis://cache:6379' }, 256 * MiB).responseCacheMaxBytes).toBe(64 * MiB);
-    expect(loadConfig({ ...cached, RESPONSE_CACHE_TTL_MS: '0' }, 256 * MiB).responseCacheMaxBytes).toBe(64 * MiB);
+  it('takes the same budget under a heap limit large enough, or when the cache is in Redis or off', () => {
+    expect(loadConfig(cached, 192 * MiB).responseCacheMaxBytes).toBe(64 * MiB);
+    expect(loadConfig({ ...cached, REDIS_URL: 'redis://cache:6379' }, 128 * MiB).responseCacheMaxBytes).toBe(64 * MiB);
+    expect(loadConfig({ ...cached, RESPONSE_CACHE_REDIS_URL: 'redis://cache:6379' }, 128 * MiB).responseCacheMaxBytes).toBe(64 * MiB);
+    expect(loadConfig({ ...cached, RESPONSE_CACHE_TTL_MS: '0' }, 128 * MiB).responseCacheMaxBytes).toBe(64 * MiB);
   });
 
   it("takes the default budget under start:prod's heap limit", () => {

@@ -1,0 +1,185 @@
+// The last good answer during an outage (RFC 5861's stale-if-error): with the response cache on, a
+// query's answer is kept RESPONSE_CACHE_STALE_IF_ERROR_MS past its TTL, and when the partner cannot
+// answer (stopped, 5xx, no answer in time) the same credential's same query gets it, marked
+// `extensions.stale` with its age and an Age header. Never to another credential, never past the window, never for a mutation,
+// never in place of a refusal the partner did answer; in-process and through Redis alike.
+import { print, type GraphQLFormattedError } from 'graphql';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { itemAt, platformIdWithSize } from '../../src/simulator/data.js';
+import { CalculateListingFeeDocument, InventoryPageDocument } from '../generated/graphql.js';
+import { redisSeenBy, startRedisServer, type RedisServer } from '../support/redis.js';
+import { errorCodes, expectNoGraphQLErrors, startTestkit, type Testkit } from '../support/testkit.js';
+
+const TTL_MS = 1000;
+const page = (size: number) => ({ platformId: platformIdWithSize(size), appId: 730, first: 3 });
+
+/** A read of a page over HTTP: status, Age header and body. */
+async function read(kit: Testkit, size: number, token: string) {
+  kit.addSecret(token);
+  const response = await kit.post({ query: print(InventoryPageDocument), variables: page(size) }, { token });
+  const body = (await response.json()) as { data?: { inventory: unknown } | null; errors?: GraphQLFormattedError[]; extensions?: Record<string, unknown> };
+  return { status: response.status, age: response.headers.get('age'), body };
+}
+
+/** Waits until the clock has passed `time` (ms since the epoch): an answer's TTL or window running out. */
+async function until(time: number): Promise<void> {
+  while (Date.now() <= time) await new Promise((resolve) => setTimeout(resolve, Math.min(100, time - Date.now() + 1)));
+}
+
+/** Reads a page and waits until its answer's TTL has passed: the answer is kept for the window only. */
+async function readThenOutlive(kit: Testkit, size: number, token: string, ms = TTL_MS) {
+  const fresh = await read(kit, size, token);
+  expect(fresh.status).toBe(200);
+  expect(fresh.body.errors).toBeUndefined();
+  await until(Date.now() + ms + 50);
+  return fresh;
+}
+
+const lookups = async (kit: Testkit, result: string) =>
+  Number(new RegExp(`^tradegraph_response_cache_lookups_total\\{result="${result}"\\} (\\d+)$`, 'm').exec(await (await fetch(`${kit.url}/metrics`)).text())?.[1] ?? 0);
+
+/** The answer of an outage, stale: the same data, its age in extensions.stale and the Age header. */
+function expectStale(outage: Awaited<ReturnType<typeof read>>, fresh: Awaited<ReturnType<typeof read>>, minimumAge: number) {
+  expect(outage.status).toBe(200);
+  expect(outage.body.errors).toBeUndefined();
+  expect(outage.body.data).toEqual(fresh.body.data);
+  const ageSeconds = (outage.body.extensions?.stale as { ageSeconds: number } | undefined)?.ageSeconds;
+  expect(outage.body.extensions).toEqual({ stale: { ageSeconds } });
+  expect(ageSeconds).toBeGreaterThanOrEqual(minimumAge);
+  expect(outage.age).toBe(String(ageSeconds));
+}
+
+describe('stale-if-error, in-process', () => {
+  let kit: Testkit;
+  beforeAll(async () => {
+    kit = await startTestkit({ config: { responseCacheTtlMs: TTL_MS, responseCacheStaleIfErrorMs: 300_000 } });
+  });
+  afterAll(async () => {
+    await kit?.close();
+  });
+
+  it("serves the same credential's last good answer, marked stale, when the partner answers 503 past the TTL", async () => {
+    kit.simulator.reset();
+    const fresh = await readThenOutlive(kit, 41, 'stale-token-one');
+    kit.simulator.injectFault({ kind: 'http-503', operation: 'readInventory' });
+    const staleBefore = await lookups(kit, 'stale');
+    expectStale(await read(kit, 41, 'stale-token-one'), fresh, 1);
+    expect(await lookups(kit, 'stale')).toBe(staleBefore + 1);
+    // The log line says so: a query that ran, and was answered stale.
+    const logged = kit.logs.map((line) => JSON.parse(line) as Record<string, unknown>).filter((line) => line.msg === 'graphql operation').at(-1);
+    expect(logged).toMatchObject({ operationType: 'query', outcome: 'ok', responseCache: 'stale' });
+    // Another credential never gets it: its own outage, as the partner's failure.
+    const other = await read(kit, 41, 'stale-token-two');
+    expect(new Set(errorCodes(other.body))).toEqual(new Set(['UPSTREAM_UNAVAILABLE']));
+    expect(other.body.data?.inventory ?? null).toBeNull();
+    expect(other.body.extensions?.stale).toBeUndefined();
+    expect(other.age).toBeNull();
+  });
+
+  it('serves a partial answer of outages stale too, and never in place of a refusal the partner answered', async () => {
+    kit.simulator.reset();
+    const query = `query Two($one: String!, $two: String!) { one: inventory(platformId: $one, appId: 730) { totalCount } two: inventory(platformId: $two, appId: 730) { totalCount } }`;
+    const variables = { one: platformIdWithSize(42), two: platformIdWithSize(43) };
+    const send = async (token: string) => {
+      kit.addSecret(token);
+      const response = await kit.post({ query, variables }, { token });
+      return { status: response.status, age: response.headers.get('age'), body: (await response.json()) as Awaited<ReturnType<typeof read>>['body'] };
+    };
+    const fresh = await send('stale-token-three');
+    expect(fresh.body.data).toEqual({ one: { totalCount: 42 }, two: { totalCount: 43 } });
+    await until(Date.now() + TTL_MS + 50);
+    // One inventory fails, the other answers: the whole last good answer stands in.
+    kit.simulator.injectFault({ kind: 'http-503', operation: 'readInventory', platformId: variables.two });
+    expectStale(await send('stale-token-three'), fresh, 1);
+    // A 403 is the partner's answer, not an outage: it is answered as such.
+    kit.simulator.reset();
+    kit.simulator.injectFault({ kind: 'http-403', operation: 'readInventory', platformId: variables.two });
+    const refused = await send('stale-token-three');
+    expect(errorCodes(refused.body)).toEqual(['FORBIDDEN']);
+    expect(refused.body.extensions?.stale).toBeUndefined();
+  });
+
+  it('never answers a mutation with a stale answer', async () => {
+    kit.simulator.reset();
+    const item = itemAt(platformIdWithSize(3), 730, 0);
+    const input = { items: [{ price: 1500, token: item.token, styleToken: item.styleToken }] };
+    expectNoGraphQLErrors(await kit.execute(CalculateListingFeeDocument, { input }, { token: 'stale-token-four' }));
+    await until(Date.now() + TTL_MS + 50);
+    kit.simulator.injectFault({ kind: 'http-503', operation: 'calculateListingFee' });
+    const outage = await kit.execute(CalculateListingFeeDocument, { input }, { token: 'stale-token-four' });
+    expect(errorCodes(outage)).toEqual(['UPSTREAM_UNAVAILABLE']);
+    expect(outage.extensions?.stale).toBeUndefined();
+  });
+});
+
+describe('stale-if-error once the partner stops', () => {
+  it('serves the answer of 2 s ago after the TTL, with the partner stopped', async () => {
+    const kit = await startTestkit({ config: { responseCacheTtlMs: TTL_MS, responseCacheStaleIfErrorMs: 300_000 } });
+    try {
+      const fresh = await readThenOutlive(kit, 44, 'stale-token-five', 2000);
+      await kit.simulator.close();
+      expectStale(await read(kit, 44, 'stale-token-five'), fresh, 2);
+    } finally {
+      await kit.close();
+    }
+  });
+});
+
+describe('stale-if-error when the partner does not answer in time', () => {
+  it('serves the last good answer in place of UPSTREAM_TIMEOUT', async () => {
+    // Seconds of margin for the fresh read on a loaded machine; the hung partner answers far later.
+    const kit = await startTestkit({ config: { responseCacheTtlMs: TTL_MS, responseCacheStaleIfErrorMs: 300_000, upstreamTimeoutMs: 4000 } });
+    try {
+      const fresh = await readThenOutlive(kit, 47, 'stale-token-nine');
+      kit.simulator.injectFault({ kind: 'slow', operation: 'readInventory', delayMs: 60_000 });
+      expectStale(await read(kit, 47, 'stale-token-nine'), fresh, 1);
+    } finally {
+      await kit.close();
+    }
+  });
+});
+
+describe('stale-if-error past its window', () => {
+  let kit: Testkit;
+  beforeAll(async () => {
+    kit = await startTestkit({ config: { responseCacheTtlMs: TTL_MS, responseCacheStaleIfErrorMs: 1000 } });
+  });
+  afterAll(async () => {
+    await kit?.close();
+  });
+
+  it('answers the outage once the window after the TTL has passed', async () => {
+    await readThenOutlive(kit, 45, 'stale-token-six', TTL_MS + 1000);
+    kit.simulator.injectFault({ kind: 'http-503', operation: 'readInventory' });
+    const outage = await read(kit, 45, 'stale-token-six');
+    expect(new Set(errorCodes(outage.body))).toEqual(new Set(['UPSTREAM_UNAVAILABLE']));
+    expect(outage.body.extensions?.stale).toBeUndefined();
+  });
+});
+
+describe('stale-if-error through Redis', () => {
+  let redis: RedisServer;
+  let a: Testkit;
+  let b: Testkit;
+  beforeAll(async () => {
+    redis = await startRedisServer();
+    const config = { redisUrl: redis.url, redisCommandTimeoutMs: 5000, responseCacheTtlMs: TTL_MS, responseCacheStaleIfErrorMs: 300_000 };
+    a = await startTestkit({ config });
+    b = await startTestkit({ config, sharedSimulator: a.simulator });
+    await redisSeenBy('up', a, b);
+  });
+  afterAll(async () => {
+    await b?.close();
+    await a?.close();
+    await redis?.stop();
+  });
+
+  it("serves on another replica the same credential's answer, marked stale, and never another credential's", async () => {
+    const fresh = await readThenOutlive(a, 46, 'stale-token-seven');
+    a.simulator.injectFault({ kind: 'http-503', operation: 'readInventory' });
+    expectStale(await read(b, 46, 'stale-token-seven'), fresh, 1);
+    const other = await read(b, 46, 'stale-token-eight');
+    expect(new Set(errorCodes(other.body))).toEqual(new Set(['UPSTREAM_UNAVAILABLE']));
+    expect(other.body.extensions?.stale).toBeUndefined();
+  });
+});
