@@ -78,11 +78,11 @@ describe('a cached answer in Redis overwritten with a value this service did not
 
       const again = await read(size);
       expect(again.status).toBe(200);
-      expect(again.body).toEqual({ data: first.body.data, extensions: { responseCache: { hit: false, didCache: true, ttl: TTL_MS } } });
+      expect(again.body).toEqual({ data: first.body.data, extensions: { responseCache: { hit: false, didCache: true, ttl: TTL_MS }, cost: expect.any(Object) } });
       expect(kit.simulator.callsOf('readInventory').length).toBe(calls + 1);
       // Deleted, and the answer just read cached in its place: the next read is a hit.
       const third = await read(size);
-      expect(third.body).toEqual({ data: first.body.data, extensions: { responseCache: { hit: true } } });
+      expect(third.body).toEqual({ data: first.body.data, extensions: { responseCache: { hit: true }, cost: expect.any(Object) } });
       expect(kit.simulator.callsOf('readInventory').length).toBe(calls + 1);
       expect(JSON.parse((await client.get(key))!)).toMatchObject({ v: 1, ttl: TTL_MS, data: first.body.data });
       expect(dropLines(key)).toHaveLength(1);
