@@ -20,6 +20,9 @@ export function useCsrfPrevention<TContext extends object>(): Plugin<TContext> {
   const { onRequestParse } = useCSRFPrevention({ requestHeaders: CSRF_ACCEPTED_HEADERS });
   return {
     onRequestParse(payload) {
+      // Only a GET or a POST can be a request a browser sends cross-site without a preflight (and
+      // only those are GraphQL requests): any other method goes on to Yoga's 405 with Allow.
+      if (payload.request.method !== 'GET' && payload.request.method !== 'POST') return;
       try {
         return onRequestParse?.(payload as never);
       } catch {

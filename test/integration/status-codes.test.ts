@@ -4,6 +4,7 @@
 // application/graphql-response+json (Apollo Client, urql); and every non-2xx answer, whichever
 // layer gives it, has a JSON body with a code.
 import { connect } from 'node:net';
+import { getIntrospectionQuery } from 'graphql';
 import { describe, expect, it } from 'vitest';
 import { useTestkit } from '../support/testkit.js';
 
@@ -104,5 +105,26 @@ describe('every non-2xx answer has a JSON body with a code', () => {
     expect(raw).toMatch(/content-type: application\/json; charset=utf-8/);
     const body = JSON.parse(raw.slice(raw.indexOf('\r\n\r\n') + 4)) as { errors: Array<{ extensions: { code: string } }> };
     expect(body.errors[0]!.extensions.code).toBe('BAD_REQUEST');
+  });
+});
+
+describe('introspection in development', () => {
+  // The default body limit: the standard introspection query is larger than the 1 KiB above.
+  const developmentKit = useTestkit();
+  const ask = async (query: string) => {
+    const response = await fetch(developmentKit().graphqlUrl, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ query }) });
+    return (await response.json()) as { data?: unknown; errors?: Array<{ extensions: { code: string } }> };
+  };
+
+  it("answers the standard introspection query (deeper than the depth limit) that GraphiQL and codegen send", async () => {
+    const result = await ask(getIntrospectionQuery());
+    expect(result.errors).toBeUndefined();
+    expect(result.data).toHaveProperty('__schema.queryType.name', 'Query');
+  });
+
+  it("refuses introspection that recurses through the types' lists, by graphql-js's own rule", async () => {
+    const result = await ask('{ __schema { types { fields { type { fields { type { fields { type { name } } } } } } } } }');
+    expect(result.data).toBeUndefined();
+    expect(result.errors!.map((error) => error.extensions.code)).toEqual(['GRAPHQL_VALIDATION_FAILED']);
   });
 });
