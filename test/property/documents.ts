@@ -1,0 +1,126 @@
+// GraphQL documents generated from the served schema: fields and arguments of the right and of the
+// wrong type, variables, aliases, fragments and directives (@include, @skip, @defer, unknown ones).
+import fc from 'fast-check';
+import {
+  getNamedType,
+  isEnumType,
+  isInputObjectType,
+  isLeafType,
+  isListType,
+  isNonNullType,
+  isObjectType,
+  isScalarType,
+  type GraphQLArgument,
+  type GraphQLInputType,
+  type GraphQLObjectType,
+  type GraphQLSchema,
+} from 'graphql';
+
+/** A literal for an input type: mostly fitting, sometimes not (a string for an Int, a huge number). */
+function literal(type: GraphQLInputType, depth = 0): fc.Arbitrary<string> {
+  const wrong = fc.constantFrom('null', '"x"', '-1', '0', '2147483648', '1.5', 'true', '[]', '{}', '"../.."', '"9007199254740993"');
+  if (isNonNullType(type)) return literal(type.ofType, depth);
+  if (isListType(type)) {
+    return fc.oneof(
+      { weight: 3, arbitrary: fc.array(literal(type.ofType, depth + 1), { maxLength: 3 }).map((values) => `[${values.join(', ')}]`) },
+      { weight: 1, arbitrary: wrong },
+    );
+  }
+  if (isEnumType(type)) return fc.oneof(fc.constantFrom(...type.getValues().map((value) => value.name)), wrong);
+  if (isInputObjectType(type)) {
+    if (depth > 2) return fc.constant('{}');
+    const fields = Object.values(type.getFields());
+    return fc.oneof(
+      { weight: 3, arbitrary: fc.subarray(fields).chain((chosen) => fc.tuple(...chosen.map((field) => literal(field.type, depth + 1).map((value) => `${field.name}: ${value}`)))).map((pairs) => `{ ${pairs.join(', ')} }`) },
+      { weight: 1, arbitrary: wrong },
+    );
+  }
+  if (isScalarType(type)) {
+    const fitting: Record<string, fc.Arbitrary<string>> = {
+      Int: fc.oneof({ weight: 4, arbitrary: fc.constantFrom(730, 5, 1, 0, 100) }, { weight: 1, arbitrary: fc.integer({ min: -5, max: 120 }) }).map(String),
+      Float: fc.double({ noNaN: true, noDefaultInfinity: true, min: -1e6, max: 1e6 }).map((value) => String(value)),
+      Boolean: fc.boolean().map(String),
+      String: fc.oneof({ weight: 4, arbitrary: fc.constantFrom('"76561198000000240"', '"76561198000000007"', '"player_1"') }, { weight: 1, arbitrary: fc.string({ maxLength: 12 }).map((text) => JSON.stringify(text)) }),
+      ID: fc.oneof(fc.constantFrom('"WyJJbnZlbnRvcnkiLCI3NjU2MTE5ODAwMDAwMDI0MCIsNzMwXQ"', '"nope"'), fc.base64String({ maxLength: 40 }).map((text) => JSON.stringify(text))),
+    };
+    return fc.oneof({ weight: 12, arbitrary: fitting[type.name] ?? fc.string({ maxLength: 20 }).map((text) => JSON.stringify(text)) }, { weight: 1, arbitrary: wrong });
+  }
+  return wrong;
+}
+
+function argumentsOf(args: readonly GraphQLArgument[]): fc.Arbitrary<string> {
+  if (args.length === 0) return fc.constant('');
+  return fc
+    .subarray([...args], { minLength: 0 })
+    .chain((chosen) =>
+      fc.tuple(
+        // Mostly every required argument, sometimes one left out.
+        fc.integer({ min: 0, max: 9 }).map((draw) => (draw > 0 ? args.filter((arg) => isNonNullType(arg.type) && !chosen.includes(arg)) : [])),
+        fc.constant(chosen),
+      ),
+    )
+    .chain(([required, chosen]) => fc.tuple(...[...required, ...chosen].map((arg) => literal(arg.type).map((value) => `${arg.name}: ${value}`))))
+    .map((pairs) => (pairs.length ? `(${pairs.join(', ')})` : ''));
+}
+
+const directive = fc.oneof({ weight: 12, arbitrary: fc.constant('') }, { weight: 4, arbitrary: fc.constantFrom(' @include(if: true)', ' @skip(if: true)', ' @include(if: false)') }, { weight: 1, arbitrary: fc.constantFrom(' @nope', ' @skip(if: "yes")') });
+
+const ALIAS = '\u0000alias\u0000';
+
+/** A selection set of `type`, `depth` levels at most. */
+function selectionSet(schema: GraphQLSchema, type: GraphQLObjectType, depth: number): fc.Arbitrary<string> {
+  const fields = Object.values(type.getFields());
+  const field = fc
+    .tuple(
+      fc.oneof({ weight: 30, arbitrary: fc.constantFrom(...fields) }, { weight: 1, arbitrary: fc.constant(null) }),
+      directive,
+    )
+    .chain(([chosen, dir]) => {
+      // Every field is aliased by its place (see below): two picks of one field with different
+      // arguments would otherwise only ever test graphql-js's overlap rule.
+      const prefix = ALIAS;
+      if (chosen === null) return fc.constant(`${prefix}notAField${dir}`);
+      const named = getNamedType(chosen.type);
+      const head = argumentsOf(chosen.args).map((args) => `${prefix}${chosen.name}${args}${dir}`);
+      if (isLeafType(named)) return head;
+      if (depth <= 0 || !isObjectType(named)) return head.map((text) => `${text} { __typename }`);
+      return fc.tuple(head, selectionSet(schema, named, depth - 1)).map(([text, inner]) => `${text} ${inner}`);
+    });
+  const inline = depth > 0
+    ? fc.tuple(fc.constantFrom(' @defer', ' @defer(label: "d")', '', ' @include(if: true)'), fc.constant(type)).chain(([dir, on]) => selectionSet(schema, on, depth - 1).map((inner) => `... on ${on.name}${dir} ${inner}`))
+    : fc.constant('__typename');
+  return fc
+    .array(fc.oneof({ weight: 5, arbitrary: field }, { weight: 1, arbitrary: inline }), { minLength: 1, maxLength: 4 })
+    .map((items) => `{ ${items.map((item, index) => item.replace(ALIAS, `${'abcd'[index]}${depth}: `)).join(' ')} }`);
+}
+
+export interface GeneratedRequest {
+  query: string;
+  variables?: Record<string, unknown>;
+  operationName?: string;
+}
+
+/** Requests built from the schema's root types, with variables and a named fragment now and then. */
+export function documentArbitrary(schema: GraphQLSchema): fc.Arbitrary<GeneratedRequest> {
+  const query = schema.getQueryType()!;
+  const mutation = schema.getMutationType();
+  const operation = fc.oneof(
+    { weight: 4, arbitrary: selectionSet(schema, query, 4).map((set) => `query Q ${set}`) },
+    ...(mutation ? [{ weight: 1, arbitrary: selectionSet(schema, mutation, 2).map((set) => `mutation M ${set}`) }] : []),
+  );
+  const withVariables = fc.tuple(
+    operation,
+    fc.option(fc.record({ first: fc.oneof({ weight: 4, arbitrary: fc.integer({ min: 0, max: 100 }) }, { weight: 1, arbitrary: fc.constantFrom(-1, 101, 'ten', null) }) }), { freq: 3 }),
+    fc.oneof({ weight: 6, arbitrary: fc.constant(null) }, { weight: 3, arbitrary: fc.constant('own') }, { weight: 1, arbitrary: fc.constantFrom('Q', 'M', 'Other') }),
+  );
+  return withVariables.map(([text, variables, operationName]) => {
+    // A variable used where `first` may stand; declared, so that a wrong value is the variable's.
+    const usesFirst = variables !== null && text.startsWith('query') && text.includes('items');
+    const query = usesFirst ? text.replace(/^query Q/, 'query Q($first: Int)').replace(/items(\([^)]*\))?/, 'items(first: $first)') : text;
+    return {
+      query,
+      ...(usesFirst ? { variables: variables as Record<string, unknown> } : {}),
+      ...(operationName === 'own' ? { operationName: text.startsWith('query') ? 'Q' : 'M' } : operationName ? { operationName } : {}),
+    };
+  });
+}
