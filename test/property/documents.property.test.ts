@@ -38,7 +38,7 @@ describe.each([
         // Refused before execution: no `data` at all (a parse, validation, limit or HTTP refusal).
         if (!/"data"/.test(text)) expect(calls, text).toBe(0);
       }),
-      propertyParameters(production ? 60 : 80),
+      propertyParameters(production ? 150 : 200),
     );
     expect((await fetch(`${kit().url}/health`)).status).toBe(200);
   }, 60_000);

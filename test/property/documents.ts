@@ -31,7 +31,13 @@ function literal(type: GraphQLInputType, depth = 0): fc.Arbitrary<string> {
     if (depth > 2) return fc.constant('{}');
     const fields = Object.values(type.getFields());
     return fc.oneof(
-      { weight: 3, arbitrary: fc.subarray(fields).chain((chosen) => fc.tuple(...chosen.map((field) => literal(field.type, depth + 1).map((value) => `${field.name}: ${value}`)))).map((pairs) => `{ ${pairs.join(', ')} }`) },
+      {
+        weight: 3,
+        arbitrary: fc.tuple(fc.subarray(fields), fc.integer({ min: 0, max: 9 })).map(([chosen, draw]) =>
+          // Mostly every required field, sometimes one left out.
+          draw > 0 ? [...fields.filter((field) => isNonNullType(field.type) && !chosen.includes(field)), ...chosen] : chosen,
+        ).chain((chosen) => fc.tuple(...chosen.map((field) => literal(field.type, depth + 1).map((value) => `${field.name}: ${value}`)))).map((pairs) => `{ ${pairs.join(', ')} }`),
+      },
       { weight: 1, arbitrary: wrong },
     );
   }
@@ -65,33 +71,39 @@ function argumentsOf(args: readonly GraphQLArgument[]): fc.Arbitrary<string> {
 
 const directive = fc.oneof({ weight: 12, arbitrary: fc.constant('') }, { weight: 4, arbitrary: fc.constantFrom(' @include(if: true)', ' @skip(if: true)', ' @include(if: false)') }, { weight: 1, arbitrary: fc.constantFrom(' @nope', ' @skip(if: "yes")') });
 
-const ALIAS = '\u0000alias\u0000';
-
 /** A selection set of `type`, `depth` levels at most. */
-function selectionSet(schema: GraphQLSchema, type: GraphQLObjectType, depth: number): fc.Arbitrary<string> {
+function selectionSet(schema: GraphQLSchema, type: GraphQLObjectType, depth: number, aliasAll = ''): fc.Arbitrary<string> {
   const fields = Object.values(type.getFields());
-  const field = fc
+  // [response name, text]: a field appears once per selection set under its own name, and now and
+  // then again under an alias of its own, so that graphql-js's overlap rule is met only by design.
+  const field: fc.Arbitrary<[string, string]> = fc
     .tuple(
       fc.oneof({ weight: 30, arbitrary: fc.constantFrom(...fields) }, { weight: 1, arbitrary: fc.constant(null) }),
+      fc.option(fc.constantFrom('x', 'y'), { freq: 6 }),
       directive,
     )
-    .chain(([chosen, dir]) => {
-      // Every field is aliased by its place (see below): two picks of one field with different
-      // arguments would otherwise only ever test graphql-js's overlap rule.
-      const prefix = ALIAS;
-      if (chosen === null) return fc.constant(`${prefix}notAField${dir}`);
+    .chain(([chosen, alias, dir]): fc.Arbitrary<[string, string]> => {
+      const name = chosen?.name ?? 'notAField';
+      const responseName = alias || aliasAll ? `${aliasAll}${alias ?? ''}_${name}` : name;
+      const prefix = responseName === name ? '' : `${responseName}: `;
+      if (chosen === null) return fc.constant([responseName, `${prefix}notAField${dir}`]);
       const named = getNamedType(chosen.type);
       const head = argumentsOf(chosen.args).map((args) => `${prefix}${chosen.name}${args}${dir}`);
-      if (isLeafType(named)) return head;
-      if (depth <= 0 || !isObjectType(named)) return head.map((text) => `${text} { __typename }`);
-      return fc.tuple(head, selectionSet(schema, named, depth - 1)).map(([text, inner]) => `${text} ${inner}`);
+      const text =
+        isLeafType(named) ? head
+        : depth <= 0 || !isObjectType(named) ? head.map((start) => `${start} { __typename }`)
+        : fc.tuple(head, selectionSet(schema, named, depth - 1)).map(([start, inner]) => `${start} ${inner}`);
+      return text.map((value): [string, string] => [responseName, value]);
     });
-  const inline = depth > 0
-    ? fc.tuple(fc.constantFrom(' @defer', ' @defer(label: "d")', '', ' @include(if: true)'), fc.constant(type)).chain(([dir, on]) => selectionSet(schema, on, depth - 1).map((inner) => `... on ${on.name}${dir} ${inner}`))
-    : fc.constant('__typename');
+  const inline: fc.Arbitrary<[string, string]> =
+    depth > 0
+      ? fc
+          .constantFrom(' @defer', ' @defer(label: "d")', '', ' @include(if: true)')
+          .chain((dir) => selectionSet(schema, type, depth - 2, `in${depth}`).map((inner): [string, string] => [`...${dir}`, `... on ${type.name}${dir} ${inner}`]))
+      : fc.constant(['__typename', '__typename']);
   return fc
-    .array(fc.oneof({ weight: 5, arbitrary: field }, { weight: 1, arbitrary: inline }), { minLength: 1, maxLength: 4 })
-    .map((items) => `{ ${items.map((item, index) => item.replace(ALIAS, `${'abcd'[index]}${depth}: `)).join(' ')} }`);
+    .uniqueArray(fc.oneof({ weight: 6, arbitrary: field }, { weight: 1, arbitrary: inline }), { minLength: 1, maxLength: 4, selector: ([key]) => key })
+    .map((items) => `{ ${items.map(([, text]) => text).join(' ')} }`);
 }
 
 export interface GeneratedRequest {
@@ -116,7 +128,7 @@ export function documentArbitrary(schema: GraphQLSchema): fc.Arbitrary<Generated
   return withVariables.map(([text, variables, operationName]) => {
     // A variable used where `first` may stand; declared, so that a wrong value is the variable's.
     const usesFirst = variables !== null && text.startsWith('query') && text.includes('items');
-    const query = usesFirst ? text.replace(/^query Q/, 'query Q($first: Int)').replace(/items(\([^)]*\))?/, 'items(first: $first)') : text;
+    const query = usesFirst ? text.replace(/^query Q/, 'query Q($first: Int)').replace(/\bitems(\([^)]*\))?(?![\w:])/, 'items(first: $first)') : text;
     return {
       query,
       ...(usesFirst ? { variables: variables as Record<string, unknown> } : {}),
