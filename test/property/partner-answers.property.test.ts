@@ -6,7 +6,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { itemAt } from '../../src/simulator/data.js';
+import { itemAt, listingFeeFor } from '../../src/simulator/data.js';
 import { ANSWER_CODES, codesIn, propertyParameters } from '../support/properties.js';
 import { startTestkit, type Testkit } from '../support/testkit.js';
 
@@ -31,14 +31,23 @@ const answerArbitrary = fc.record({
 
 let standIn: Server;
 let next: (platformId: string) => { body: string; assetIds: string[] };
+let nextFees: (requested: Array<Record<string, unknown>>) => string;
 let kit: Testkit;
 
 beforeAll(async () => {
   standIn = createServer((req, res) => {
-    const platformId = decodeURIComponent(/^\/api\/user\/v2\/([^/]+)\//.exec(req.url ?? '')?.[1] ?? '');
-    const { body } = next(platformId);
-    res.writeHead(200, { 'content-type': 'application/json' });
-    res.end(body);
+    const chunks: Buffer[] = [];
+    req.on('data', (chunk: Buffer) => chunks.push(chunk));
+    req.on('end', () => {
+      let body: string;
+      if (req.method === 'POST') {
+        body = nextFees((JSON.parse(Buffer.concat(chunks).toString('utf8')) as { dataList: Array<Record<string, unknown>> }).dataList);
+      } else {
+        body = next(decodeURIComponent(/^\/api\/user\/v2\/([^/]+)\//.exec(req.url ?? '')?.[1] ?? '')).body;
+      }
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.end(body);
+    });
   });
   await new Promise<void>((resolve) => standIn.listen(0, '127.0.0.1', resolve));
   const url = `http://127.0.0.1:${(standIn.address() as AddressInfo).port}`;
@@ -108,5 +117,53 @@ describe('generated partner answers', () => {
       propertyParameters(150),
     );
     expect((await fetch(`${kit.url}/health`)).status).toBe(200);
+  }, 60_000);
+
+  it('of listing fees come as the fee of each item asked for, at its place, or as coded errors', async () => {
+    const feeAnswer = fc.record({
+      order: fc.constantFrom('same', 'same', 'reversed', 'one-missing', 'one-extra', 'other-assets'),
+      changes: fc.array(fc.tuple(fc.constantFrom('assetId', 'itemId', 'fee', 'freeFeePrice'), fc.oneof(fc.constant('drop' as const), fc.constantFrom(...ODD_VALUES))), { maxLength: 2 }),
+      success: fc.constantFrom(true, true, true, false, null),
+    });
+    let run = 0;
+    await fc.assert(
+      fc.asyncProperty(feeAnswer, fc.integer({ min: 1, max: 4 }), async (answer, size) => {
+        const items = Array.from({ length: size }, (_, n) => {
+          const assetId = String(9_007_199_254_740_993n + BigInt(run * 10 + n));
+          return { price: 1000 + n, token: `tok_730_${assetId}`, styleToken: `sty_${n}`, assetId };
+        });
+        run += 1;
+        nextFees = (requested) => {
+          let data: Array<Record<string, unknown>> = requested.map((entry) => ({ ...listingFeeFor(entry as never) }));
+          if (answer.order === 'reversed') data.reverse();
+          if (answer.order === 'one-missing') data = data.slice(1);
+          if (answer.order === 'one-extra') data.push({ ...data[0]! });
+          if (answer.order === 'other-assets') data = data.map((fee) => ({ ...fee, assetId: '1234567' }));
+          for (const [key, value] of answer.changes) {
+            if (value === 'drop') delete data[0]?.[key];
+            else if (data[0]) data[0][key] = value;
+          }
+          return JSON.stringify({ success: answer.success, errorCode: answer.success ? 0 : 40_001, errorMsg: null, errorCodeStr: null, errorData: null, data });
+        };
+        const response = await kit.post({
+          query: 'mutation ($input: CalculateListingFeeInput!) { calculateListingFee(input: $input) { fees { assetId fee } } }',
+          variables: { input: { items } },
+        });
+        const text = await response.text();
+        expect(response.status, text).toBe(200);
+        for (const code of codesIn(text)) expect(ANSWER_CODES.has(code), text).toBe(true);
+        const body = JSON.parse(text) as { data?: { calculateListingFee: { fees: Array<{ assetId: string | null; fee: number } | null> } | null } | null };
+        const fees = body.data?.calculateListingFee?.fees;
+        if (fees) {
+          expect(fees, text).toHaveLength(items.length);
+          fees.forEach((fee, index) => {
+            if (fee?.assetId != null) expect(fee.assetId, text).toBe(items[index]!.assetId);
+          });
+        } else {
+          expect(codesIn(text).length, text).toBeGreaterThan(0);
+        }
+      }),
+      propertyParameters(120),
+    );
   }, 60_000);
 });
