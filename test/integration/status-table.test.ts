@@ -2,6 +2,8 @@
 // the service as `npm start` runs it (development) and as `npm run start:prod` runs the production
 // build with NODE_ENV=production: a row that holds in one mode only fails here.
 import { execFileSync } from 'node:child_process';
+import { rmSync } from 'node:fs';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEMO_APP_KEY } from '../../src/simulator/data.js';
@@ -12,15 +14,19 @@ import { ACCEPT_COLUMNS, STATUS_ROWS, TABLE_ENV, statusOf, type AcceptColumn } f
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const COLUMNS = Object.keys(ACCEPT_COLUMNS) as AcceptColumn[];
 
+// The production build goes to a folder of this run's own, beside dist/ (the bundle reads ../schema):
+// main.test.ts builds dist/ meanwhile.
+const BUILD_DIR = `dist-status-table-${process.pid}`;
+
 describe.each([
   ['development (npm start)', 'src/main.ts', {}],
-  ['production (npm run start:prod, NODE_ENV=production)', 'dist/main.js', { NODE_ENV: 'production' }],
+  ['production (npm run start:prod, NODE_ENV=production)', `${BUILD_DIR}/main.js`, { NODE_ENV: 'production' }],
 ] as const)('the status table, %s', (_mode, entry, modeEnv) => {
   let simulator: PartnerSimulator;
   let service: ServiceProcess;
 
   beforeAll(async () => {
-    if (entry === 'dist/main.js') execFileSync('npm', ['run', '--silent', 'build'], { cwd: ROOT, stdio: 'ignore' });
+    if (entry !== 'src/main.ts') execFileSync('npm', ['run', '--silent', 'build', '--', `--outdir=${BUILD_DIR}`], { cwd: ROOT, stdio: 'ignore' });
     simulator = await startSimulator();
     service = await startServiceProcess(
       {
@@ -40,6 +46,7 @@ describe.each([
   afterAll(async () => {
     expect(await service?.stop()).toBe(0);
     await simulator?.close();
+    if (entry !== 'src/main.ts') rmSync(join(ROOT, BUILD_DIR), { recursive: true, force: true });
   });
 
   const cases = STATUS_ROWS.flatMap((row) => (row.fixedAccept ? [[row.name, row, 'json' as AcceptColumn] as const] : COLUMNS.map((column) => [`${row.name}, Accept ${ACCEPT_COLUMNS[column]}`, row, column] as const)));
