@@ -118,6 +118,27 @@ function selectionSet(schema: GraphQLSchema, type: GraphQLObjectType, depth: num
     .map((items) => `{ ${items.map(([, text]) => text).join(' ')} }`);
 }
 
+/**
+ * Moves the first inline fragment into a named fragment, spread where it stood with its directives
+ * (`... on T @defer { … }` becomes `...F @defer` and `fragment F on T { … }`). A brace inside a
+ * string value may end the wrong selection: that document is then malformed, which is input too.
+ */
+function nameFirstFragment(query: string): string {
+  const start = query.indexOf('... on ');
+  if (start < 0) return query;
+  const open = query.indexOf('{', start);
+  const [, type, directives] = /^\.\.\. on (\w+)(.*)$/.exec(query.slice(start, open).trim()) ?? [];
+  if (!type) return query;
+  let depth = 0;
+  let close = open;
+  for (; close < query.length; close++) {
+    if (query[close] === '{') depth++;
+    if (query[close] === '}' && --depth === 0) break;
+  }
+  const body = query.slice(open, close + 1);
+  return `${query.slice(0, start)}...F${directives} ${query.slice(close + 1)} fragment F on ${type} ${body}`;
+}
+
 export interface GeneratedRequest {
   query: string;
   variables?: Record<string, unknown>;
@@ -137,7 +158,8 @@ export function documentArbitrary(schema: GraphQLSchema): fc.Arbitrary<Generated
     fc.option(fc.record({ first: fc.oneof({ weight: 4, arbitrary: fc.constantFrom(0, 1, 2, 5, 20, 100) }, { weight: 2, arbitrary: fc.integer({ min: 0, max: 100 }) }, { weight: 1, arbitrary: fc.constantFrom(-1, 101, 'ten', null) }) }), { freq: 3 }),
     fc.oneof({ weight: 6, arbitrary: fc.constant(null) }, { weight: 3, arbitrary: fc.constant('own') }, { weight: 1, arbitrary: fc.constantFrom('Q', 'M', 'Other') }),
   );
-  return withVariables.map(([text, variables, operationName]) => {
+  return fc.tuple(withVariables, fc.boolean()).map(([[generated, variables, operationName], named]) => {
+    const text = named ? nameFirstFragment(generated) : generated;
     // A variable used where `first` may stand; declared, so that a wrong value is the variable's.
     const usesFirst = variables !== null && text.startsWith('query') && text.includes('items');
     const query = usesFirst ? text.replace(/^query Q/, 'query Q($first: Int)').replace(/\bitems(\([^)]*\))?(?![\w:])/, 'items(first: $first)') : text;
