@@ -4,6 +4,8 @@ import { request } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEMO_ACCESS_TOKEN, DEMO_PLATFORM_ID } from '../../src/simulator/data.js';
 import { startSimulator, type PartnerSimulator } from '../../src/simulator/server.js';
+import { startNpmScript, type NpmScript } from '../support/npm-script.js';
+import { closedPort } from '../support/ports.js';
 
 let simulator: PartnerSimulator;
 beforeAll(async () => {
@@ -77,5 +79,33 @@ describe('header-driven faults', () => {
     const answer = await get({ 'x-fault-body': 'wrong-content-type' });
     expect(answer.contentType).toMatch(/^text\/html/);
     expect(JSON.parse(Buffer.concat(answer.parts).toString('utf8'))).toHaveProperty('success', true);
+  });
+});
+
+describe('faults by percentage from the environment of npm run simulator', () => {
+  const started: NpmScript[] = [];
+  afterAll(async () => {
+    for (const script of started) {
+      process.kill(script.pid, 'SIGTERM');
+      await script.exited;
+    }
+  });
+
+  async function simulatorWith(env: Record<string, string>): Promise<string> {
+    const port = await closedPort();
+    const script = startNpmScript('simulator', { SIMULATOR_PORT: String(port), ...env });
+    started.push(script);
+    await script.waitForLine((line) => line.startsWith('partner simulator listening on'));
+    return `http://127.0.0.1:${port}`;
+  }
+
+  it('aborts SIMULATOR_FAULT_ABORT_PERCENT of calls with SIMULATOR_FAULT_ABORT_STATUS, and takes SIMULATOR_FAULTS as JSON', async () => {
+    const aborting = await simulatorWith({ SIMULATOR_FAULT_ABORT_PERCENT: '100', SIMULATOR_FAULT_ABORT_STATUS: '502' });
+    expect((await fetch(`${aborting}${inventoryPath}`)).status).toBe(502);
+
+    const listed = await simulatorWith({ SIMULATOR_FAULTS: JSON.stringify([{ kind: 'wrong-content-type' }]) });
+    const response = await fetch(`${listed}${inventoryPath}`);
+    expect(response.headers.get('content-type')).toMatch(/^text\/html/);
+    expect(await response.json()).toHaveProperty('success', true);
   });
 });
