@@ -128,3 +128,22 @@ describe('introspection in development', () => {
     expect(result.errors!.map((error) => error.extensions.code)).toEqual(['GRAPHQL_VALIDATION_FAILED']);
   });
 });
+
+describe('a client that accepts only a stream', () => {
+  it.each([
+    ['text/event-stream', 'a validation error', { method: 'POST', body: '{"query":"{ nope }"}' }, 200, 'GRAPHQL_VALIDATION_FAILED'],
+    ['text/event-stream', 'a malformed body', { method: 'POST', body: '{"query":' }, 200, 'BAD_REQUEST'],
+    ['text/event-stream', 'a GET without the CSRF header', { method: 'GET' }, 403, 'CSRF_HEADER_REQUIRED'],
+    ['multipart/mixed', 'a validation error', { method: 'POST', body: '{"query":"{ nope }"}' }, 400, 'GRAPHQL_VALIDATION_FAILED'],
+    ['multipart/mixed', 'a GET without the CSRF header', { method: 'GET' }, 403, 'CSRF_HEADER_REQUIRED'],
+  ] as const)('%s: gets %s as one coded part of that stream', async (accept, _case, init, status, code) => {
+    const query = init.method === 'GET' ? '?query=%7B__typename%7D' : '';
+    const response = await fetch(`${kit().graphqlUrl}${query}`, {
+      ...init,
+      headers: { accept, ...(init.method === 'POST' ? { 'content-type': 'application/json' } : {}) },
+    });
+    expect(response.status).toBe(status);
+    expect(response.headers.get('content-type')).toMatch(new RegExp(`^${accept}`));
+    expect(await response.text()).toContain(`"code":"${code}"`);
+  });
+});
