@@ -9,7 +9,7 @@ import { ErrorCode } from '../../src/errors.js';
  * `FC_RUNS` scales the runs up for a longer hunt. The time limit bounds a property on a loaded
  * machine: past it the runs made so far stand (an interrupted run is not a failure).
  */
-export function propertyParameters<T>(numRuns: number, timeLimitMs = 20_000): fc.Parameters<T> {
+export function propertyParameters<T>(numRuns: number, timeLimitMs = 12_000): fc.Parameters<T> {
   const env = process.env;
   return {
     numRuns: env.FC_RUNS ? Number(env.FC_RUNS) : numRuns,
