@@ -52,7 +52,7 @@ describe.each([
   const cases = STATUS_ROWS.flatMap((row) => (row.fixedAccept ? [[row.name, row, 'json' as AcceptColumn] as const] : COLUMNS.map((column) => [`${row.name}, Accept ${ACCEPT_COLUMNS[column]}`, row, column] as const)));
 
   it.each(cases)('%s', async (_name, row, column) => {
-    const { path, init } = row.request(service.url, ACCEPT_COLUMNS[column]);
+    const { path, init } = row.request(ACCEPT_COLUMNS[column]);
     const response = await fetch(`${service.url}${path}`, init);
     const text = await response.text();
     expect(response.status, text).toBe(statusOf(row, column));

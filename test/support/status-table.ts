@@ -13,12 +13,12 @@ export type AcceptColumn = keyof typeof ACCEPT_COLUMNS;
 
 export interface StatusRow {
   name: string;
-  /** The code of the answer's first error. */
+  /** A code the answer's errors must hold. */
   code: string;
   /** The status under each Accept column; one number when the media type does not change it. */
   status: number | Record<AcceptColumn, number>;
-  /** The request, built for the service at `url` with the column's Accept header. */
-  request(url: string, accept: string): { path: string; init: RequestInit };
+  /** The request (a path of the service and its init), with the column's Accept header. */
+  request(accept: string): { path: string; init: RequestInit };
   /** The Allow header a 405 must carry. */
   allow?: string;
   /** When the row's own Accept is the point (406), the columns are not sent. */
@@ -45,77 +45,77 @@ function nested(depth: number): unknown {
 }
 
 export const STATUS_ROWS: StatusRow[] = [
-  { name: 'a query that does not parse', code: 'GRAPHQL_PARSE_FAILED', status: VALIDATION, request: (_url, accept) => postQuery('{ inventory(', accept) },
-  { name: 'a query that does not validate', code: 'GRAPHQL_VALIDATION_FAILED', status: VALIDATION, request: (_url, accept) => postQuery('{ nope }', accept) },
-  { name: 'no query', code: 'BAD_REQUEST', status: VALIDATION, request: (_url, accept) => post('{"variables":{}}', accept) },
+  { name: 'a query that does not parse', code: 'GRAPHQL_PARSE_FAILED', status: VALIDATION, request: (accept) => postQuery('{ inventory(', accept) },
+  { name: 'a query that does not validate', code: 'GRAPHQL_VALIDATION_FAILED', status: VALIDATION, request: (accept) => postQuery('{ nope }', accept) },
+  { name: 'no query', code: 'BAD_REQUEST', status: VALIDATION, request: (accept) => post('{"variables":{}}', accept) },
   {
     name: 'over the aliases limit',
     code: 'OPERATION_LIMIT_EXCEEDED',
     status: VALIDATION,
-    request: (_url, accept) => postQuery(`{ ${Array.from({ length: 31 }, (_, n) => inventory('platformId', `a${n}: `)).join(' ')} }`, accept),
+    request: (accept) => postQuery(`{ ${Array.from({ length: 31 }, (_, n) => inventory('platformId', `a${n}: `)).join(' ')} }`, accept),
   },
   {
     name: 'over the depth limit',
     code: 'OPERATION_LIMIT_EXCEEDED',
     status: VALIDATION,
     // The schema has no cycles; `__type`'s ofType chain is the way past ten levels.
-    request: (_url, accept) => postQuery(`{ __type(name: "Query") { fields { type ${'{ ofType '.repeat(9)}{ name }${' }'.repeat(9)} } } }`, accept),
+    request: (accept) => postQuery(`{ __type(name: "Query") { fields { type ${'{ ofType '.repeat(9)}{ name }${' }'.repeat(9)} } } }`, accept),
   },
   {
     name: 'over the tokens limit',
     code: 'OPERATION_LIMIT_EXCEEDED',
     status: VALIDATION,
-    request: (_url, accept) => postQuery(`{ ${Array.from({ length: 2100 }, () => 'a').join(' ')} }`, accept),
+    request: (accept) => postQuery(`{ ${Array.from({ length: 2100 }, () => 'a').join(' ')} }`, accept),
   },
   {
     name: 'over the cost limit',
     code: 'OPERATION_LIMIT_EXCEEDED',
     status: VALIDATION,
-    request: (_url, accept) => postQuery(`{ ${Array.from({ length: 11 }, (_, n) => inventory('items(first: 100) { nodes { assetId } }', `a${n}: `)).join(' ')} }`, accept),
+    request: (accept) => postQuery(`{ ${Array.from({ length: 11 }, (_, n) => inventory('items(first: 100) { nodes { assetId } }', `a${n}: `)).join(' ')} }`, accept),
   },
-  { name: 'malformed JSON', code: 'BAD_REQUEST', status: 400, request: (_url, accept) => post('{"query":', accept) },
-  { name: 'a JSON array (batching)', code: 'BAD_REQUEST', status: 400, request: (_url, accept) => post('[{"query":"{ __typename }"}]', accept) },
-  { name: 'a query of the wrong type', code: 'BAD_REQUEST', status: 400, request: (_url, accept) => post('{"query":1}', accept) },
+  { name: 'malformed JSON', code: 'BAD_REQUEST', status: 400, request: (accept) => post('{"query":', accept) },
+  { name: 'a JSON array (batching)', code: 'BAD_REQUEST', status: 400, request: (accept) => post('[{"query":"{ __typename }"}]', accept) },
+  { name: 'a query of the wrong type', code: 'BAD_REQUEST', status: 400, request: (accept) => post('{"query":1}', accept) },
   {
     name: 'query text over MAX_QUERY_BYTES',
     code: 'OPERATION_LIMIT_EXCEEDED',
     status: 400,
-    request: (_url, accept) => postQuery(`{ __typename ${'#'.repeat(Number(TABLE_ENV.MAX_QUERY_BYTES))}\n}`, accept),
+    request: (accept) => postQuery(`{ __typename ${'#'.repeat(Number(TABLE_ENV.MAX_QUERY_BYTES))}\n}`, accept),
   },
   {
     name: 'variables nested past 32 levels',
     code: 'OPERATION_LIMIT_EXCEEDED',
     status: 400,
-    request: (_url, accept) => postQuery('query ($v: Int) { __typename }', accept, { variables: { v: nested(40) } }),
+    request: (accept) => postQuery('query ($v: Int) { __typename }', accept, { variables: { v: nested(40) } }),
   },
   {
     name: 'a GET without the CSRF header',
     code: 'CSRF_HEADER_REQUIRED',
     status: 403,
-    request: (_url, accept) => ({ path: '/graphql?query=%7B__typename%7D', init: { headers: { accept } } }),
+    request: (accept) => ({ path: '/graphql?query=%7B__typename%7D', init: { headers: { accept } } }),
   },
   {
     name: 'a form POST without the CSRF header',
     code: 'CSRF_HEADER_REQUIRED',
     status: 403,
-    request: (_url, accept) => post('query=%7B__typename%7D', accept, 'application/x-www-form-urlencoded'),
+    request: (accept) => post('query=%7B__typename%7D', accept, 'application/x-www-form-urlencoded'),
   },
-  { name: 'a text/plain POST without the CSRF header', code: 'CSRF_HEADER_REQUIRED', status: 403, request: (_url, accept) => post('{"query":"{ __typename }"}', accept, 'text/plain') },
-  { name: 'a path with no route', code: 'BAD_REQUEST', status: 404, request: (_url, accept) => ({ path: '/nope', init: { headers: { accept } } }) },
+  { name: 'a text/plain POST without the CSRF header', code: 'CSRF_HEADER_REQUIRED', status: 403, request: (accept) => post('{"query":"{ __typename }"}', accept, 'text/plain') },
+  { name: 'a path with no route', code: 'BAD_REQUEST', status: 404, request: (accept) => ({ path: '/nope', init: { headers: { accept } } }) },
   ...(['PUT', 'DELETE', 'PATCH'] as const).flatMap((method): StatusRow[] => [
     {
       name: `${method} on /graphql without a body`,
       code: 'BAD_REQUEST',
       status: 405,
       allow: 'GET, POST',
-      request: (_url, accept) => ({ path: '/graphql', init: { method, headers: { accept } } }),
+      request: (accept) => ({ path: '/graphql', init: { method, headers: { accept } } }),
     },
     {
       name: `${method} on /graphql with a JSON body`,
       code: 'BAD_REQUEST',
       status: 405,
       allow: 'GET, POST',
-      request: (_url, accept) => ({
+      request: (accept) => ({
         path: '/graphql',
         init: { method, headers: { accept, 'content-type': 'application/json' }, body: '{"query":"{ __typename }"}' },
       }),
@@ -126,7 +126,7 @@ export const STATUS_ROWS: StatusRow[] = [
     code: 'BAD_REQUEST',
     status: 405,
     allow: 'POST',
-    request: (_url, accept) => ({
+    request: (accept) => ({
       path: `/graphql?query=${encodeURIComponent('mutation { calculateListingFee(input: { items: [{ price: 100 }] }) { fees { fee } } }')}`,
       init: { headers: { accept, 'x-graphql-csrf': '1' } },
     }),
@@ -137,7 +137,7 @@ export const STATUS_ROWS: StatusRow[] = [
       code: 'BAD_REQUEST',
       status: 405,
       allow: 'GET, HEAD',
-      request: (_url, accept) => ({ path, init: { method: 'POST', headers: { accept, 'content-type': 'application/json' }, body: '{}' } }),
+      request: (accept) => ({ path, init: { method: 'POST', headers: { accept, 'content-type': 'application/json' }, body: '{}' } }),
     }),
   ),
   {
@@ -158,15 +158,15 @@ export const STATUS_ROWS: StatusRow[] = [
     name: 'a body over MAX_BODY_BYTES',
     code: 'OPERATION_LIMIT_EXCEEDED',
     status: 413,
-    request: (_url, accept) => post(JSON.stringify({ query: `{ __typename }`, variables: { pad: 'x'.repeat(Number(TABLE_ENV.MAX_BODY_BYTES)) } }), accept),
+    request: (accept) => post(JSON.stringify({ query: `{ __typename }`, variables: { pad: 'x'.repeat(Number(TABLE_ENV.MAX_BODY_BYTES)) } }), accept),
   },
-  { name: 'a content-type the service does not read', code: 'BAD_REQUEST', status: 415, request: (_url, accept) => post('<query/>', accept, 'application/xml') },
+  { name: 'a content-type the service does not read', code: 'BAD_REQUEST', status: 415, request: (accept) => post('<query/>', accept, 'application/xml') },
   {
     name: 'over what is left of RATE_LIMIT_MAX',
     code: 'RATE_LIMITED',
     status: 429,
     // 61 units, more than the whole budget of 50: refused whatever is left of it.
-    request: (_url, accept) =>
+    request: (accept) =>
       post(JSON.stringify({ query: `{ ${inventory('items(first: 60) { nodes { assetId } }')} }` }), accept, 'application/json', {
         authorization: 'Bearer status-table-token',
       }),
