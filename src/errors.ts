@@ -243,6 +243,9 @@ export class CsrfHeaderRequiredError extends TradegraphError {
 /** Which limit an operation broke; see docs/limits-and-resilience.md. */
 export type OperationLimit = 'depth' | 'aliases' | 'directives' | 'tokens' | 'cost' | 'bodyBytes' | 'queryBytes' | 'variablesDepth';
 
+/** The limits of the parsed operation; the others (body, query text, variables' nesting) refuse the request. */
+const OPERATION_LIMITS_OF_THE_DOCUMENT: ReadonlySet<OperationLimit> = new Set(['depth', 'aliases', 'directives', 'tokens', 'cost']);
+
 /**
  * An operation refused before execution because it is too large for the service to run on the
  * partner's behalf. Not BAD_USER_INPUT: no argument is wrong, and the client must split or trim the
@@ -255,8 +258,15 @@ export class OperationLimitError extends TradegraphError {
     message: string,
     maximum: number,
   ) {
-    // `http.status` makes Yoga answer 400 (it strips `http` from what the client sees).
-    super(message, ErrorCode.OPERATION_LIMIT_EXCEEDED, { limit, maximum, http: { status: 400 } });
+    // `http.status` makes Yoga answer 400 (it strips `http` from what the client sees). A limit of
+    // the parsed operation is a validation error to GraphQL over HTTP, whose status follows the
+    // media type (`spec`: 200 for application/json), whether it is checked while validating or,
+    // for the cost that depends on the variables, just before execution.
+    super(message, ErrorCode.OPERATION_LIMIT_EXCEEDED, {
+      limit,
+      maximum,
+      http: { status: 400, ...(OPERATION_LIMITS_OF_THE_DOCUMENT.has(limit) ? { spec: true } : {}) },
+    });
   }
 }
 

@@ -37,13 +37,18 @@ export class ItemConnection {
     private readonly firstIndex: number,
     hasNextPage: boolean,
     readonly totalCount: number | null,
+    /** The `after` the page was asked from, already checked; null from the start. */
+    after: ItemCursor | null,
   ) {
     this.tag = inventoryTag(inventory);
+    // A page without edges (first: 0, or nothing after `after`) keeps the position it was asked
+    // from: a client that pages on from a null endCursor would start over from the first item.
+    const position = after ? encodeItemCursor(after, this.tag) : null;
     this.pageInfo = {
       hasNextPage,
       hasPreviousPage: false,
-      startCursor: this.cursorAt(0),
-      endCursor: this.cursorAt(nodes.length - 1),
+      startCursor: this.cursorAt(0) ?? position,
+      endCursor: this.cursorAt(nodes.length - 1) ?? position,
     };
   }
 
@@ -128,5 +133,5 @@ export async function loadItemConnection(
     start = collected[collected.length - 1]!.assetId;
   }
 
-  return new ItemConnection(inventory, collected.slice(0, first), firstIndex, collected.length > first || cutShort, total ?? null);
+  return new ItemConnection(inventory, collected.slice(0, first), firstIndex, collected.length > first || cutShort, total ?? null, after);
 }

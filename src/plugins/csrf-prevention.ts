@@ -14,12 +14,17 @@ export const CSRF_HEADER = 'x-graphql-csrf';
  */
 const CSRF_ACCEPTED_HEADERS = [CSRF_HEADER, 'x-graphql-yoga-csrf', 'apollo-require-preflight', 'x-apollo-operation-name'];
 
+const CORS_SAFELISTED_METHODS = new Set(['GET', 'HEAD', 'POST']);
+
 export function useCsrfPrevention<TContext extends object>(): Plugin<TContext> {
   // Yoga's plugin decides (it lets through a content-type outside the three CORS-safelisted ones,
   // or any of the headers); only its refusal is replaced, to carry a code of this API's closed set.
   const { onRequestParse } = useCSRFPrevention({ requestHeaders: CSRF_ACCEPTED_HEADERS });
   return {
     onRequestParse(payload) {
+      // Only the CORS-safelisted methods (GET, HEAD, POST) reach a server cross-site without a
+      // preflight; any other always asks first, and goes on to Yoga's 405 with Allow.
+      if (!CORS_SAFELISTED_METHODS.has(payload.request.method)) return;
       try {
         return onRequestParse?.(payload as never);
       } catch {

@@ -1,6 +1,8 @@
 // The partner simulator: a real HTTP server implementing the two specified operations of
 // partner-api.md with its envelope, plus the switches the document leaves open (whether
 // startAssetId is inclusive, a cap on count), injectable latency and faults, and call records.
+// Faults come as Envoy's fault filter brings them: set through the API by rate, or asked for by a
+// request's headers (x-fault-abort, x-fault-delay-ms, x-fault-body; docs/simulator.md).
 // Imported only by the entry point and by tests.
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -27,7 +29,11 @@ export type FaultKind =
   | 'reversed-results'
   | 'slow'
   | 'echo-url'
-  | 'wrong-types';
+  | 'wrong-types'
+  | 'abort'
+  | 'slow-body'
+  | 'truncated-body'
+  | 'wrong-content-type';
 
 export interface Fault {
   kind: FaultKind;
@@ -39,8 +45,10 @@ export interface Fault {
   times?: number;
   /** Affect each matching call with this probability (deterministic sequence); 1 when omitted. */
   rate?: number;
-  /** For 'slow': the delay before the normal answer. */
+  /** For 'slow': the delay before the normal answer; for 'slow-body': the time its body takes to arrive. */
   delayMs?: number;
+  /** For 'abort': the HTTP status answered instead (any, 200 to 599). */
+  status?: number;
   /** For 'http-429': the Retry-After header, in seconds. */
   retryAfter?: number;
   /** For 'bad-shape': the envelope's `data`; by default one with every checked field wrong. */
@@ -181,6 +189,33 @@ export class PartnerSimulator {
     return undefined;
   }
 
+  /**
+   * The fault a request's own headers ask for, Envoy's way: `x-fault-abort: <status>|reset` (with
+   * `x-fault-abort-percent`), `x-fault-delay-ms: <ms>` (with `x-fault-delay-percent`), and
+   * `x-fault-body: slow|truncated|wrong-content-type` (with `x-fault-body-percent`; a slow body
+   * takes `x-fault-delay-ms`, 2000 by default). The percentages draw on the seeded sequence.
+   */
+  headerFault(req: IncomingMessage): Fault | undefined {
+    const chosen = (name: string) => {
+      const percent = header(req, `${name}-percent`);
+      return percent === null || this.nextRandom() * 100 < Number(percent);
+    };
+    const abort = header(req, 'x-fault-abort');
+    if (abort !== null && chosen('x-fault-abort')) {
+      if (abort === 'reset') return { kind: 'reset' };
+      const status = Number(abort);
+      if (Number.isInteger(status) && status >= 200 && status <= 599) return { kind: 'abort', status };
+    }
+    const delay = header(req, 'x-fault-delay-ms');
+    const body = header(req, 'x-fault-body');
+    if (body !== null && chosen('x-fault-body')) {
+      const kind = ({ slow: 'slow-body', truncated: 'truncated-body', 'wrong-content-type': 'wrong-content-type' } as const)[body];
+      if (kind) return { kind, delayMs: delay === null ? undefined : Number(delay) };
+    }
+    if (delay !== null && Number(delay) >= 0 && chosen('x-fault-delay')) return { kind: 'slow', delayMs: Number(delay) };
+    return undefined;
+  }
+
   /** A small deterministic PRNG (mulberry32), so that a fault rate gives the same run each time. */
   private nextRandom(): number {
     let t = (this.randomState += 0x6d2b79f5);
@@ -245,7 +280,7 @@ async function handle(simulator: PartnerSimulator, req: IncomingMessage, res: Se
     await simulator.listingFeesReleased();
   }
   const platformId = inventoryMatch ? decodeURIComponent(inventoryMatch[1]!) : undefined;
-  const fault = simulator.takeFault(operation, platformId);
+  const fault = simulator.headerFault(req) ?? simulator.takeFault(operation, platformId);
   if (fault) {
     record.fault = fault.kind;
     if (await answerFault(fault, operation, res, record, req.url ?? '')) return;
@@ -375,6 +410,15 @@ async function answerFault(
     case 'reversed-results':
     case 'wrong-types':
       return false;
+    case 'slow-body':
+    case 'truncated-body':
+    case 'wrong-content-type':
+      // The normal answer, sent the faulty way (see send).
+      BODY_FAULTS.set(res, fault);
+      return false;
+    case 'abort':
+      send(res, fault.status ?? 503, 'text/plain', `simulated abort ${fault.status ?? 503}`);
+      return true;
     case 'http-500':
     case 'http-502':
     case 'http-503':
@@ -444,9 +488,36 @@ function envelope(res: ServerResponse, value: unknown): void {
   send(res, 200, 'application/json', JSON.stringify(value));
 }
 
+/** The body faults of answers being sent: the answer is the normal one, its delivery is not. */
+const BODY_FAULTS = new WeakMap<ServerResponse, Fault>();
+
 function send(res: ServerResponse, status: number, contentType: string, body: string): void {
-  res.writeHead(status, { 'content-type': `${contentType}; charset=utf-8`, 'content-length': Buffer.byteLength(body) });
+  const fault = BODY_FAULTS.get(res);
+  const type = fault?.kind === 'wrong-content-type' ? 'text/html' : contentType;
+  res.writeHead(status, { 'content-type': `${type}; charset=utf-8`, 'content-length': Buffer.byteLength(body) });
+  if (fault?.kind === 'truncated-body') {
+    // The declared length, half the bytes, then the connection closes: a body cut in transit.
+    const bytes = Buffer.from(body, 'utf8');
+    res.write(bytes.subarray(0, Math.floor(bytes.length / 2)), () => res.destroy());
+    return;
+  }
+  if (fault?.kind === 'slow-body') {
+    void trickle(res, Buffer.from(body, 'utf8'), fault.delayMs ?? 2000);
+    return;
+  }
   res.end(body);
+}
+
+/** Sends a body in ten parts spread over `durationMs`, as a congested link delivers it. */
+async function trickle(res: ServerResponse, body: Buffer, durationMs: number): Promise<void> {
+  const parts = 10;
+  const size = Math.ceil(body.length / parts);
+  for (let offset = 0; offset < body.length; offset += size) {
+    if (res.destroyed) return;
+    res.write(body.subarray(offset, offset + size));
+    await sleep(durationMs / parts);
+  }
+  res.end();
 }
 
 function header(req: IncomingMessage, name: string): string | null {

@@ -131,6 +131,30 @@ describe('connection paging', () => {
     expect(result.data.inventory!.items.pageInfo).toMatchObject({ hasNextPage: true, endCursor: null });
   });
 
+  it('answers first: 0 after a cursor with that cursor as endCursor, so that a client pages on from where it was', async () => {
+    const platformId = withSize(5);
+    const page = (first: number, after: string | null) => kit().execute(InventoryPageDocument, { platformId, appId: APP_ID, first, after });
+    const head = await page(2, null);
+    expectNoGraphQLErrors(head);
+    const cursor = head.data.inventory!.items.pageInfo.endCursor!;
+
+    const peek = await page(0, cursor);
+    expectNoGraphQLErrors(peek);
+    expect(peek.data.inventory!.items.edges).toEqual([]);
+    expect(peek.data.inventory!.items.pageInfo).toMatchObject({ hasNextPage: true, startCursor: cursor, endCursor: cursor });
+
+    // A client paging on from the peek's endCursor until hasNextPage is false reads the rest once.
+    const rest = await page(10, peek.data.inventory!.items.pageInfo.endCursor);
+    expectNoGraphQLErrors(rest);
+    expect(rest.data.inventory!.items.edges.map((edge) => edge.node.assetId)).toEqual([2, 3, 4].map((index) => assetIdAt(platformId, APP_ID, index)));
+    expect(rest.data.inventory!.items.pageInfo.hasNextPage).toBe(false);
+
+    const last = rest.data.inventory!.items.pageInfo.endCursor!;
+    const atEnd = await page(0, last);
+    expectNoGraphQLErrors(atEnd);
+    expect(atEnd.data.inventory!.items.pageInfo).toMatchObject({ hasNextPage: false, endCursor: last });
+  });
+
   it('defaults first to 20', async () => {
     const result = await kit().execute(InventoryPageDocument, { platformId: withSize(50), appId: APP_ID });
     expectNoGraphQLErrors(result);

@@ -96,6 +96,36 @@ describe("a pre-read body handed to Yoga's node adapter as req.body (http/reques
   });
 });
 
+describe("Yoga's extensions.http.spec (errors.ts, plugins/production.ts)", () => {
+  const refusal = (spec: boolean | undefined) =>
+    createYoga({
+      schema: createSchema({ typeDefs: 'type Query { a: Int }' }),
+      plugins: [
+        {
+          onExecute({ setResultAndStopExecution }) {
+            setResultAndStopExecution({ errors: [new GraphQLError('refused', { extensions: { http: { status: 400, ...(spec === undefined ? {} : { spec }) } } })] });
+          },
+        } satisfies Plugin,
+      ],
+      logging: false,
+    });
+  const post = (yoga: ReturnType<typeof refusal>, accept: string, body = '{"query":"{ a }"}') =>
+    yoga.fetch('http://yoga/graphql', { method: 'POST', headers: { 'content-type': 'application/json', accept }, body });
+
+  it('makes an error answer 200 to application/json and its status to application/graphql-response+json', async () => {
+    expect((await post(refusal(true), 'application/json')).status).toBe(200);
+    expect((await post(refusal(true), 'application/graphql-response+json')).status).toBe(400);
+    expect((await post(refusal(undefined), 'application/json')).status).toBe(400);
+  });
+
+  it("answers a malformed body 400 to application/json because of the parser's originalError", async () => {
+    const response = await post(refusal(undefined), 'application/json', '{"query":');
+    expect(response.status).toBe(400);
+    const body = (await response.json()) as { errors: Array<{ extensions: Record<string, unknown> }> };
+    expect(body.errors[0]!.extensions.originalError).toBeDefined();
+  });
+});
+
 describe("the Accept check for @defer/@stream (plugins/defer-stream.ts) agrees with Yoga's own", () => {
   const yoga = createYoga({
     schema: createSchema({ typeDefs: 'type Query { a: A } type A { b: Int }', resolvers: { Query: { a: () => ({ b: 1 }) } } }),

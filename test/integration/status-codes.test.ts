@@ -4,6 +4,7 @@
 // application/graphql-response+json (Apollo Client, urql); and every non-2xx answer, whichever
 // layer gives it, has a JSON body with a code.
 import { connect } from 'node:net';
+import { getIntrospectionQuery } from 'graphql';
 import { describe, expect, it } from 'vitest';
 import { useTestkit } from '../support/testkit.js';
 
@@ -104,5 +105,45 @@ describe('every non-2xx answer has a JSON body with a code', () => {
     expect(raw).toMatch(/content-type: application\/json; charset=utf-8/);
     const body = JSON.parse(raw.slice(raw.indexOf('\r\n\r\n') + 4)) as { errors: Array<{ extensions: { code: string } }> };
     expect(body.errors[0]!.extensions.code).toBe('BAD_REQUEST');
+  });
+});
+
+describe('introspection in development', () => {
+  // The default body limit: the standard introspection query is larger than the 1 KiB above.
+  const developmentKit = useTestkit();
+  const ask = async (query: string) => {
+    const response = await fetch(developmentKit().graphqlUrl, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ query }) });
+    return (await response.json()) as { data?: unknown; errors?: Array<{ extensions: { code: string } }> };
+  };
+
+  it("answers the standard introspection query (deeper than the depth limit) that GraphiQL and codegen send", async () => {
+    const result = await ask(getIntrospectionQuery());
+    expect(result.errors).toBeUndefined();
+    expect(result.data).toHaveProperty('__schema.queryType.name', 'Query');
+  });
+
+  it("refuses introspection that recurses through the types' lists, by graphql-js's own rule", async () => {
+    const result = await ask('{ __schema { types { fields { type { fields { type { fields { type { name } } } } } } } } }');
+    expect(result.data).toBeUndefined();
+    expect(result.errors!.map((error) => error.extensions.code)).toEqual(['GRAPHQL_VALIDATION_FAILED']);
+  });
+});
+
+describe('a client that accepts only a stream', () => {
+  it.each([
+    ['text/event-stream', 'a validation error', { method: 'POST', body: '{"query":"{ nope }"}' }, 200, 'GRAPHQL_VALIDATION_FAILED'],
+    ['text/event-stream', 'a malformed body', { method: 'POST', body: '{"query":' }, 200, 'BAD_REQUEST'],
+    ['text/event-stream', 'a GET without the CSRF header', { method: 'GET' }, 403, 'CSRF_HEADER_REQUIRED'],
+    ['multipart/mixed', 'a validation error', { method: 'POST', body: '{"query":"{ nope }"}' }, 400, 'GRAPHQL_VALIDATION_FAILED'],
+    ['multipart/mixed', 'a GET without the CSRF header', { method: 'GET' }, 403, 'CSRF_HEADER_REQUIRED'],
+  ] as const)('%s: gets %s as one coded part of that stream', async (accept, _case, init, status, code) => {
+    const query = init.method === 'GET' ? '?query=%7B__typename%7D' : '';
+    const response = await fetch(`${kit().graphqlUrl}${query}`, {
+      ...init,
+      headers: { accept, ...(init.method === 'POST' ? { 'content-type': 'application/json' } : {}) },
+    });
+    expect(response.status).toBe(status);
+    expect(response.headers.get('content-type')).toMatch(new RegExp(`^${accept}`));
+    expect(await response.text()).toContain(`"code":"${code}"`);
   });
 });

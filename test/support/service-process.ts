@@ -19,7 +19,8 @@ const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 
 export async function startServiceProcess(
   env: Record<string, string> = {},
-  entry: 'src/main.ts' | 'dist/main.js' = 'src/main.ts',
+  /** The sources, or a bundle of `npm run build` (dist/main.js, or one built into another folder). */
+  entry: 'src/main.ts' | `${string}.js` = 'src/main.ts',
 ): Promise<ServiceProcess> {
   // The test runner's own variables (NODE_ENV=test, OTEL_*) must not leak into the service.
   const inherited = Object.fromEntries(
