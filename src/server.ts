@@ -87,7 +87,7 @@ export function createTradegraph({ config, logger, graphiqlHeaders = {}, schema 
     // Loaded on first use: the GraphiQL bundle is large, and production never renders it.
     renderGraphiQL: async (options) => (await import('@graphql-yoga/render-graphiql')).renderGraphiQL(options),
     landingPage: false,
-    // Bodies are already capped at MAX_BODY_BYTES by acceptRequestBody (http/request-body.ts); Yoga's
+    // Bodies are already capped at MAX_BODY_BYTES by receiveRequestBody (http/request-body.ts); Yoga's
     // own limit would pipe each body through a web TransformStream, on every request, for a check
     // already made.
     maxRequestBodySize: false,
@@ -111,7 +111,7 @@ export function createTradegraph({ config, logger, graphiqlHeaders = {}, schema 
   });
   const shutdown = createShutdown(logger);
   const help = helpText({ production: config.production, graphqlPath: GRAPHQL_PATH });
-  const shedding = createLoadShedding(config.maxOperationsInFlight);
+  const shedding = createLoadShedding(config.maxOperationsInFlight, config.maxOperationsInFlight * config.maxBodyBytes);
   metrics.watchOperationsInFlight(() => shedding.inFlight);
   const server = createNodeServer({
     config,
