@@ -4,7 +4,8 @@
 // sends blank lines meanwhile is cut as soon, and the time is measured as such a client sees it,
 // from its kernel's receive queue. A client that reads, however slowly, an operation that works
 // longer than the timeout before it writes, and a @defer stream idle between its parts are not
-// cut. A client that sends its body slowly holds no slot. Raw sockets on 127.0.0.1 against the
+// cut. A client that sends its body slowly holds no slot, and the bodies still arriving share a
+// memory budget. Raw sockets on 127.0.0.1 against the
 // real server; the simulator holds the fee calls where a test needs every request in before any
 // answer is written.
 import { once } from 'node:events';
@@ -423,4 +424,48 @@ describe('clients that send their request body slowly', () => {
       for (const { socket } of uploaders) socket.destroy();
     }
   }, 60_000);
+});
+
+describe('the memory budget of bodies still arriving', () => {
+  // MAX_OPERATIONS_IN_FLIGHT × MAX_BODY_BYTES: 2 × 2048 bytes.
+  const kit = useTestkit({ config: { maxOperationsInFlight: 2, maxBodyBytes: 2048 } });
+  const readTotal = (padding: number) =>
+    kit().post(JSON.stringify({ query: `{ inventory(platformId: "${DEMO_PLATFORM_ID}", appId: ${DEMO_APP_ID}) { totalCount } }${' '.repeat(padding)}` }));
+
+  it('refuses a body it has no room for with 503 OVERLOADED, and has room again once the bodies held are gone', async () => {
+    // Two clients send most of a body each, and stop: 3600 of the 4096 bytes are held.
+    const uploaders = await Promise.all([0, 1].map(() => rawClient(kit().url)));
+    try {
+      for (const [index, { socket }] of uploaders.entries()) {
+        socket.resume();
+        socket.write(
+          `POST /graphql HTTP/1.1\r\nhost: 127.0.0.1\r\ncontent-type: application/json\r\nauthorization: Bearer stalled-uploader-${index}-token\r\n` +
+            `content-length: 2000\r\n\r\n{"query": "{ __typename }"${' '.repeat(1800 - 26)}`,
+        );
+      }
+      // Once both are held, a body of 1000 bytes does not fit; the answer says why.
+      await vi.waitFor(
+        async () => {
+          const refused = await readTotal(1000);
+          expect(refused.status).toBe(503);
+          expect(refused.headers.get('retry-after')).toBe('1');
+          expect(await refused.json()).toMatchObject({ errors: [{ message: expect.stringMatching(/receiving as many request bodies/), extensions: { code: 'OVERLOADED' } }] });
+        },
+        { timeout: 10_000, interval: 50 },
+      );
+      // A small one still fits beside them.
+      expect((await readTotal(0)).status).toBe(200);
+    } finally {
+      for (const { socket } of uploaders) socket.destroy();
+    }
+    // The clients gone, their bytes are given back: the body of 1000 bytes is served.
+    await vi.waitFor(
+      async () => {
+        const response = await readTotal(1000);
+        expect(response.status).toBe(200);
+        expectNoGraphQLErrors((await response.json()) as GraphQLResponse<unknown>);
+      },
+      { timeout: 10_000, interval: 50 },
+    );
+  });
 });
