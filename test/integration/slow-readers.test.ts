@@ -5,9 +5,8 @@
 // from its kernel's receive queue. A client that reads, however slowly, an operation that works
 // longer than the timeout before it writes, and a @defer stream idle between its parts are not
 // cut. A client that sends its body slowly holds no slot, and the bodies still arriving share a
-// memory budget. Raw sockets on 127.0.0.1 against the
-// real server; the simulator holds the fee calls where a test needs every request in before any
-// answer is written.
+// memory budget. Raw sockets on 127.0.0.1 against the real server; the simulator holds the fee
+// calls where a test needs every request in before any answer is written.
 import { once } from 'node:events';
 import { readFileSync } from 'node:fs';
 import { connect, type Socket } from 'node:net';
