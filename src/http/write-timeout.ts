@@ -26,7 +26,7 @@ type WriteCallback = (error?: Error | null) => void;
  * answer, the usual case, costs no timer.
  *
  * While bytes are queued, a check every writeCheckIntervalMs(timeoutMs) looks at how much of the
- * answer the connection has taken (each write's callback credits its bytes): PROGRESS_BYTES more
+ * answer the connection has taken (each piece's write callback credits its bytes): PROGRESS_BYTES more
  * since the last progress restart the deadline, and an answer past its deadline is cut. So an
  * answer is cut between timeoutMs and timeoutMs plus two intervals after its client last took
  * PROGRESS_BYTES of it, whatever the client sends meanwhile, which a socket's idle timeout would
@@ -69,7 +69,10 @@ export function cutUnreadAnswers<Base extends new (...args: any[]) => ServerResp
     /** Writes `chunk`, in pieces of PROGRESS_BYTES when larger, each credited once taken. */
     #writeInPieces(chunk: unknown, encoding: BufferEncoding | undefined, callback: WriteCallback | undefined): boolean {
       if (!(typeof chunk === 'string' || chunk instanceof Uint8Array) || chunk.length <= PROGRESS_BYTES) {
-        // A string's length, not its bytes: counting them would read it once more; fewer is safe.
+        // Credited only while watched: a write before that, if still queued as the watch starts,
+        // is under 64 KiB, which progress never needs. A string's length, not its bytes: counting
+        // them would read it once more, and fewer is safe.
+        if (!this.#check) return super.write(chunk, encoding as BufferEncoding, callback);
         const size = typeof chunk === 'string' || chunk instanceof Uint8Array ? chunk.length : 0;
         return super.write(chunk, encoding as BufferEncoding, this.#credit(size, callback));
       }
