@@ -7,7 +7,7 @@ import { createLogger } from './logger.js';
 import { createTradegraph } from './server.js';
 import type { PartnerSimulator } from './simulator/server.js';
 
-/** How long in-flight requests may take to finish after SIGTERM before connections are cut. */
+/** How long in-flight requests may take to finish after SIGTERM (or SIGINT, SIGHUP) before connections are cut. */
 const SHUTDOWN_GRACE_MS = 10_000;
 /** How long the spans still buffered at shutdown may take to reach the collector. */
 const TRACING_FLUSH_MS = 3_000;
@@ -89,6 +89,9 @@ async function main(): Promise<void> {
   // npm forwards it), and a second signal must not cut the shutdown short with Node's default exit.
   process.on('SIGTERM', () => void stop('SIGTERM'));
   process.on('SIGINT', () => void stop('SIGINT'));
+  // A closed terminal or a supervisor's hang-up: Node's default would end the process at once,
+  // dropping the requests in flight. This service has nothing to reload, so it drains and stops.
+  process.on('SIGHUP', () => void stop('SIGHUP'));
 }
 
 /** A bad setting stops the service with its message (which names the variable) and exit code 1. */

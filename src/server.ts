@@ -94,7 +94,7 @@ export function createTradegraph({ config, logger, graphiqlHeaders = {}, schema 
     // Loaded on first use: the GraphiQL bundle is large, and production never renders it.
     renderGraphiQL: async (options) => (await import('@graphql-yoga/render-graphiql')).renderGraphiQL(options),
     landingPage: false,
-    // Bodies are already capped at MAX_BODY_BYTES by acceptRequestBody (http/request-body.ts); Yoga's
+    // Bodies are already capped at MAX_BODY_BYTES by receiveRequestBody (http/request-body.ts); Yoga's
     // own limit would pipe each body through a web TransformStream, on every request, for a check
     // already made.
     maxRequestBodySize: false,
@@ -120,7 +120,7 @@ export function createTradegraph({ config, logger, graphiqlHeaders = {}, schema 
   });
   const shutdown = createShutdown(logger);
   const help = helpText({ production: config.production, graphqlPath: GRAPHQL_PATH });
-  const shedding = countedShedding(createLoadShedding(config.maxOperationsInFlight), metrics);
+  const shedding = countedShedding(createLoadShedding(config.maxOperationsInFlight, config.maxOperationsInFlight * config.maxBodyBytes), metrics);
   metrics.watchOperationsInFlight(() => shedding.inFlight);
   const server = createNodeServer({
     config,
@@ -151,12 +151,25 @@ export function createTradegraph({ config, logger, graphiqlHeaders = {}, schema 
 
 /** The load shedding, with each refusal counted (tradegraph_http_requests_shed_total). */
 function countedShedding(shedding: LoadShedding, metrics: TradegraphMetrics): LoadShedding {
+  // Each way a request is turned away 503 counts once: no room before the body, none after it,
+  // and no room in the budget of bodies still arriving.
   return {
+    hasRoomFor(res) {
+      const room = shedding.hasRoomFor(res);
+      if (!room) metrics.countShed();
+      return room;
+    },
     admit(res) {
       const admitted = shedding.admit(res);
       if (!admitted) metrics.countShed();
       return admitted;
     },
+    refuseBody(res) {
+      metrics.countShed();
+      shedding.refuseBody(res);
+    },
+    reserveBody: (bytes) => shedding.reserveBody(bytes),
+    releaseBody: (bytes) => shedding.releaseBody(bytes),
     get inFlight() {
       return shedding.inFlight;
     },

@@ -1,14 +1,15 @@
 // The node:http server in front of Yoga: its own GET routes (405 for another method, 404 for a path
-// with no route), the shedding of GraphQL requests past the cap, and the body cap, in that order;
-// every other request goes to Yoga. Every answer, whoever writes it, is cut if its client stops
-// reading it (write-timeout.ts).
+// with no route), the shedding of GraphQL requests past the cap (a full house at once), the body
+// (read whole, within its cap) and then the operation's slot, in that order; every other request
+// goes to Yoga. Every answer, whoever writes it, is cut if its client stops reading it
+// (write-timeout.ts).
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Logger } from 'pino';
 import type { Config } from '../config.js';
 import { isBrowserVisit, sendHelp } from './help.js';
 import { answerClientErrors, refusalBody } from './refusals.js';
-import { acceptRequestBody } from './request-body.js';
+import { receiveRequestBody } from './request-body.js';
 import type { Route } from './routes.js';
 import { sendJson, sendJsonText } from './send-json.js';
 import type { LoadShedding } from './shedding.js';
@@ -63,9 +64,10 @@ export function createNodeServer({ config, logger, graphqlPath, help, routes, sh
       if (path !== graphqlPath) {
         return refuse(res, 404, `There is nothing at ${path.slice(0, 100)}: GraphQL is at ${graphqlPath}; also GET /health, /readiness, /metrics.`);
       }
-      if (!shedding.admit(res)) return;
-      void acceptRequestBody(req, res, config.maxBodyBytes).then((accepted) => {
-        if (accepted) void yoga(req, res);
+      if (!shedding.hasRoomFor(res)) return;
+      // The slot is taken once the body is in: a client still sending holds none.
+      void receiveRequestBody(req, res, config.maxBodyBytes, shedding).then((received) => {
+        if (received && shedding.admit(res)) void yoga(req, res);
       });
     },
   );

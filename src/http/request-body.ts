@@ -1,8 +1,11 @@
-// Caps request bodies at MAX_BODY_BYTES before Yoga reads them: a declared or streamed (chunked)
-// body over the cap is answered HTTP 413 and never buffered past the cap.
+// Reads a GraphQL request's body before Yoga, and before the request takes an operation slot
+// (shedding.ts): a body over MAX_BODY_BYTES is answered HTTP 413 and never buffered past the cap,
+// and a client that sends its body slowly holds no slot meanwhile, only its connection, until
+// HTTP_REQUEST_TIMEOUT_MS (Node's requestTimeout answers it 408).
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { OperationLimitError } from '../errors.js';
 import { errorBody } from './send-json.js';
+import type { LoadShedding } from './shedding.js';
 
 /**
  * How long a refused body is still read, and discarded, after its 413 is written, as nginx's
@@ -12,41 +15,51 @@ import { errorBody } from './send-json.js';
 const LINGER_MS = 2_000;
 
 /**
- * Lets a request through to Yoga when its body cannot pass `maxBytes`, and answers 413 itself (and
- * returns false) when it does. A declared length is checked at once, and Yoga's node adapter reads
- * that body itself: Node's parser never delivers more than the declared length. A body of unknown
- * length (chunked) is read here, counting, and handed to the adapter as `req.body`, which it uses
- * in place of the stream; returns false without answering when the client went away mid-body.
+ * Reads the body of a POST whole and hands it to Yoga's node adapter as `req.body`, which the
+ * adapter uses in place of the stream, and returns true; GET and HEAD have none. A body over
+ * `maxBytes`, declared or streamed (chunked), is answered 413 here; a body the memory budget of
+ * bodies still arriving (`shedding.reserveBody`) cannot take is answered 503; both return false.
+ * Returns false without answering when the client went away mid-body.
  */
-export async function acceptRequestBody(req: IncomingMessage, res: ServerResponse, maxBytes: number): Promise<boolean> {
+export async function receiveRequestBody(req: IncomingMessage, res: ServerResponse, maxBytes: number, shedding: LoadShedding): Promise<boolean> {
   if (req.method === 'GET' || req.method === 'HEAD') return true;
   const declared = Number(req.headers['content-length']);
-  if (Number.isFinite(declared)) {
-    if (declared <= maxBytes) return true;
+  if (Number.isFinite(declared) && declared > maxBytes) {
     refuseTooLarge(req, res, maxBytes);
     return false;
   }
-  const body = await new Promise<Buffer | 'too large' | 'aborted'>((resolve) => {
+  let reserved = 0;
+  const body = await new Promise<Buffer | 'too large' | 'no room' | 'aborted'>((resolve) => {
     const chunks: Buffer[] = [];
     let size = 0;
-    const onData = (chunk: Buffer) => {
-      size += chunk.length;
-      if (size <= maxBytes) {
-        chunks.push(chunk);
-        return;
-      }
-      // Stop keeping it without destroying the request: destroying it would cut the 413 answer.
+    const stop = (outcome: 'too large' | 'no room') => {
+      // Stop keeping it without destroying the request: destroying it would cut the answer.
       req.off('data', onData);
       req.pause();
-      resolve('too large');
+      resolve(outcome);
+    };
+    const onData = (chunk: Buffer) => {
+      size += chunk.length;
+      if (size > maxBytes) return stop('too large');
+      if (!shedding.reserveBody(chunk.length)) return stop('no room');
+      reserved += chunk.length;
+      chunks.push(chunk);
     };
     req.on('data', onData);
-    req.once('end', () => resolve(Buffer.concat(chunks)));
+    req.once('end', () => resolve(chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks)));
     req.once('error', () => resolve('aborted'));
     req.once('aborted', () => resolve('aborted'));
   });
+  shedding.releaseBody(reserved);
   if (body === 'too large') {
     refuseTooLarge(req, res, maxBytes);
+    return false;
+  }
+  if (body === 'no room') {
+    shedding.refuseBody(res);
+    // As for a 413: the client may still be sending; Node reads and drops the rest once the
+    // answer has ended, or closes the connection.
+    req.resume();
     return false;
   }
   if (body === 'aborted') {

@@ -1,32 +1,63 @@
-// Load shedding: past MAX_OPERATIONS_IN_FLIGHT a GraphQL request is answered 503 at once, before
-// its body is read, rather than queued behind the operations being worked on.
+// Load shedding: past MAX_OPERATIONS_IN_FLIGHT a GraphQL request is answered 503 rather than
+// queued behind the operations being worked on. A request takes its slot only once its body has
+// arrived (request-body.ts), so that a client sending slowly holds none; the bodies still arriving
+// share a memory budget instead.
 import type { ServerResponse } from 'node:http';
 import { OverloadedError } from '../errors.js';
 import { errorBody, sendJsonText } from './send-json.js';
 
 export interface LoadShedding {
+  /** Answers 503 when every slot is taken, before the request's body is read, and returns false. */
+  hasRoomFor(res: ServerResponse): boolean;
   /** Admits a request, counting it until its answer ends; or answers it 503 and returns false. */
   admit(res: ServerResponse): boolean;
+  /** Answers 503 (OVERLOADED, Retry-After) a request whose body the budget below had no room for. */
+  refuseBody(res: ServerResponse): void;
+  /** Takes `bytes` of the budget of bodies still arriving; false when it has no room for them. */
+  reserveBody(bytes: number): boolean;
+  /** Gives back what reserveBody took, once the body has arrived whole or been dropped. */
+  releaseBody(bytes: number): void;
   /** Requests admitted whose answer has not ended (finished, or its connection closed). */
   readonly inFlight: number;
 }
 
-export function createLoadShedding(maxInFlight: number): LoadShedding {
+/**
+ * `bodyBudgetBytes`: the most the bodies still arriving hold together; the operations admitted
+ * hold as much at most (one body each), so this keeps the memory of bodies within twice that.
+ */
+export function createLoadShedding(maxInFlight: number, bodyBudgetBytes: number): LoadShedding {
   let inFlight = 0;
+  let bodyBytes = 0;
   const ended = () => (inFlight -= 1);
   // The refusal depends on the cap alone: made once, not for each request turned away while saturated.
   const overloaded = new OverloadedError(`The service is working on ${maxInFlight} operations, the most it takes at once; retry in 1 s.`, 1);
   const refusal = errorBody(overloaded);
   const refusalHeaders = { 'retry-after': String(overloaded.retryAfter) };
+  const refuse = (res: ServerResponse) => sendJsonText(res, 503, refusal, refusalHeaders);
+  const bodyRefusal = errorBody(new OverloadedError('The service is receiving as many request bodies as it holds at once; retry in 1 s.', 1));
   return {
+    hasRoomFor(res) {
+      if (inFlight < maxInFlight) return true;
+      refuse(res);
+      return false;
+    },
     admit(res) {
       if (inFlight >= maxInFlight) {
-        sendJsonText(res, 503, refusal, refusalHeaders);
+        refuse(res);
         return false;
       }
       inFlight += 1;
       res.once('close', ended);
       return true;
+    },
+    refuseBody: (res) => sendJsonText(res, 503, bodyRefusal, refusalHeaders),
+    reserveBody(bytes) {
+      if (bodyBytes + bytes > bodyBudgetBytes) return false;
+      bodyBytes += bytes;
+      return true;
+    },
+    releaseBody(bytes) {
+      bodyBytes -= bytes;
     },
     get inFlight() {
       return inFlight;

@@ -1,55 +1,126 @@
 // Slow readers let go: an answer whose client stops reading it is cut once HTTP_WRITE_TIMEOUT_MS
-// pass without any more of it leaving the process, so that its operation slot (shedding.ts counts
-// it until the response's 'close') and the memory of its unsent bytes are freed for other clients.
+// pass in which the client took less than PROGRESS_BYTES of it, so that its operation slot
+// (shedding.ts counts it until the response's 'close') and the memory of its unsent bytes are
+// freed for other clients. Progress is what the client takes, never what it sends.
 import type { ServerResponse } from 'node:http';
 
 /** Told of each answer cut, with the bytes it still had to send. */
 export type AnswerCutListener = (pendingBytes: number) => void;
 
 /**
- * The response class, given to createServer, that arms a write timeout on a response once it has
- * more bytes than its socket buffers at once (write() answers false, or end() leaves bytes queued):
- * a small answer, the usual case, costs no timer.
+ * What counts as progress: this much more of the answer taken by the connection, or all that was
+ * queued. A client's kernel that opens its window a few bytes at a time (or a client that reads so)
+ * does not keep an answer alive. Also the size of the pieces a larger write is sent in, so that
+ * each piece taken is seen: a write is seen done only once the connection has taken all of it.
+ */
+export const PROGRESS_BYTES = 64 * 1024;
+
+/** How often an answer with bytes queued is checked: a tenth of the timeout, at most 1 s. */
+export const writeCheckIntervalMs = (timeoutMs: number) => Math.min(1000, Math.ceil(timeoutMs / 10));
+
+type WriteCallback = (error?: Error | null) => void;
+
+/**
+ * The response class, given to createServer, that watches an answer once it has more bytes than
+ * its connection takes at once (write() answers false, or end() leaves bytes queued): a small
+ * answer, the usual case, costs no timer.
  *
- * The timeout is the socket's own (response.setTimeout), which Node restarts whenever the kernel
- * takes more of the answer: a client that keeps reading, however slowly, is not cut, as with
- * nginx's send_timeout. When it fires with nothing queued (a stream between two parts, or the
- * operation still being worked on), nothing is done: the operation's own deadline bounds that
- * time. Armed when bytes queue rather than as the request arrives, it also holds for streamed
- * answers (@defer), for which Yoga's node adapter clears the socket's timeout before it writes.
+ * While bytes are queued, a check every writeCheckIntervalMs(timeoutMs) looks at how much of the
+ * answer the connection has taken (each piece's write callback credits its bytes): PROGRESS_BYTES more
+ * since the last progress restart the deadline, and an answer past its deadline is cut. So an
+ * answer is cut between timeoutMs and timeoutMs plus two intervals after its client last took
+ * PROGRESS_BYTES of it, whatever the client sends meanwhile, which a socket's idle timeout would
+ * count as activity. Nothing queued (a stream between two parts, an operation still being worked
+ * on) stops the watch: the operation's own deadline bounds that time.
  *
  * `any[]`: TypeScript takes a class as a mixin's base only with a constructor of that type.
  */
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 export function cutUnreadAnswers<Base extends new (...args: any[]) => ServerResponse>(Response: Base, timeoutMs: number, onCut: AnswerCutListener): Base {
-  // One function for every response (`this` is the response), not a closure per request.
-  function timedOut(this: ServerResponse): void {
-    const socket = this.socket;
-    if (!socket || socket.destroyed || socket.writableLength === 0) return;
-    onCut(socket.writableLength);
-    // A reset rather than a close: the kernel drops the bytes still queued for this client at once,
-    // instead of holding the connection open to deliver them to a client that does not read.
-    socket.resetAndDestroy();
-  }
+  const checkEveryMs = writeCheckIntervalMs(timeoutMs);
   return class UnreadAnswerCut extends Response {
-    #armed = false;
-
-    #armIfQueued(queued: boolean): void {
-      if (!queued || this.#armed) return;
-      this.#armed = true;
-      this.setTimeout(timeoutMs, timedOut);
-    }
+    /** Bytes of this answer the connection has taken. */
+    #taken = 0;
+    #takenAtProgress = 0;
+    #deadline = 0;
+    #check: NodeJS.Timeout | undefined;
 
     override write(chunk: unknown, encoding?: unknown, callback?: unknown): boolean {
-      const flowing = super.write(chunk, encoding as BufferEncoding, callback as () => void);
-      this.#armIfQueued(!flowing);
+      if (typeof encoding === 'function') [callback, encoding] = [encoding, undefined];
+      const flowing = this.#writeInPieces(chunk, encoding as BufferEncoding | undefined, callback as WriteCallback | undefined);
+      if (!flowing) this.#watch();
       return flowing;
     }
 
     override end(chunk?: unknown, encoding?: unknown, callback?: unknown): this {
-      super.end(chunk, encoding as BufferEncoding, callback as () => void);
-      this.#armIfQueued((this.socket?.writableLength ?? 0) > 0);
+      // A large last piece, after the head (Node would work out its content-length itself before),
+      // goes in pieces like a write.
+      if (this.headersSent && (typeof chunk === 'string' || chunk instanceof Uint8Array) && chunk.length > PROGRESS_BYTES) {
+        if (typeof encoding === 'function') [callback, encoding] = [encoding, undefined];
+        this.#writeInPieces(chunk, encoding as BufferEncoding | undefined, undefined);
+        super.end(callback as () => void);
+      } else {
+        super.end(chunk, encoding as BufferEncoding, callback as () => void);
+      }
+      if (this.writableLength > 0) this.#watch();
       return this;
+    }
+
+    /** Writes `chunk`, in pieces of PROGRESS_BYTES when larger, each credited once taken. */
+    #writeInPieces(chunk: unknown, encoding: BufferEncoding | undefined, callback: WriteCallback | undefined): boolean {
+      if (!(typeof chunk === 'string' || chunk instanceof Uint8Array) || chunk.length <= PROGRESS_BYTES) {
+        // Credited only while watched: a write before that, if still queued as the watch starts,
+        // is under 64 KiB, which progress never needs. A string's length, not its bytes: counting
+        // them would read it once more, and fewer is safe.
+        if (!this.#check) return super.write(chunk, encoding as BufferEncoding, callback);
+        const size = typeof chunk === 'string' || chunk instanceof Uint8Array ? chunk.length : 0;
+        return super.write(chunk, encoding as BufferEncoding, this.#credit(size, callback));
+      }
+      const bytes = typeof chunk === 'string' ? Buffer.from(chunk, encoding) : Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength);
+      let flowing = true;
+      for (let offset = 0; offset < bytes.length; offset += PROGRESS_BYTES) {
+        const piece = bytes.subarray(offset, offset + PROGRESS_BYTES);
+        const last = offset + PROGRESS_BYTES >= bytes.length;
+        flowing = super.write(piece, this.#credit(piece.length, last ? callback : undefined));
+      }
+      return flowing;
+    }
+
+    #credit(bytes: number, callback: WriteCallback | undefined): WriteCallback {
+      return (error) => {
+        if (!error) this.#taken += bytes;
+        callback?.(error);
+      };
+    }
+
+    #watch(): void {
+      if (this.#check) return;
+      this.#takenAtProgress = this.#taken;
+      this.#deadline = performance.now() + timeoutMs;
+      this.#check = setTimeout(() => this.#checkProgress(), checkEveryMs).unref();
+    }
+
+    #checkProgress(): void {
+      const socket = this.socket;
+      if (this.destroyed || socket?.destroyed) return;
+      if (this.writableLength === 0) {
+        // Everything queued has been taken: watched again at the next write that queues bytes.
+        this.#check = undefined;
+        return;
+      }
+      const now = performance.now();
+      // Without a socket the answer waits behind another on its connection, which is watched itself.
+      if (!socket || this.#taken - this.#takenAtProgress >= PROGRESS_BYTES) {
+        this.#takenAtProgress = this.#taken;
+        this.#deadline = now + timeoutMs;
+      } else if (now >= this.#deadline) {
+        onCut(this.writableLength);
+        // A reset rather than a close: the kernel drops the bytes still queued for this client at
+        // once, instead of holding the connection open to deliver them to a client that does not read.
+        socket.resetAndDestroy();
+        return;
+      }
+      this.#check!.refresh();
     }
   };
 }

@@ -79,7 +79,7 @@ describe("a pre-read body handed to Yoga's node adapter as req.body (http/reques
         void yoga.requestListener(req, res);
       });
     });
-    // A streamed (chunked) body, the only kind the service reads itself.
+    // A streamed (chunked) body; the service reads those of a declared length alike.
     const body = new ReadableStream({
       start(controller) {
         controller.enqueue(new TextEncoder().encode(JSON.stringify({ query: '{ echo(text: "pre-read") }' })));

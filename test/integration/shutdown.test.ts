@@ -1,17 +1,23 @@
 // Graceful shutdown of the real entry point: the service runs as a child process (src/main.ts)
 // against a slow simulator; SIGTERM arrives while a request is in flight. The request must
-// complete, new connections must be refused, and the process must exit 0 on its own.
-import { spawn, type ChildProcess } from 'node:child_process';
+// complete, new connections must be refused, and the process must exit 0 on its own. The production
+// bundle, started with start:prod's flags, drains on SIGHUP too and opens no inspector on SIGUSR1.
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
 import { connect as netConnect, type Socket } from 'node:net';
+import { setTimeout as delay } from 'node:timers/promises';
+import { fileURLToPath } from 'node:url';
 import { print } from 'graphql';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { InventoryWithDeferredFeesDocument } from '../generated/graphql.js';
 import { DEMO_ACCESS_TOKEN, DEMO_APP_ID, DEMO_APP_KEY, DEMO_PLATFORM_ID } from '../../src/simulator/data.js';
 import { startSimulator, type PartnerSimulator } from '../../src/simulator/server.js';
+import { closedPort } from '../support/ports.js';
+import { startServiceProcess } from '../support/service-process.js';
 import { startTestkit } from '../support/testkit.js';
 
 const LATENCY_MS = 1500;
+const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 
 let simulator: PartnerSimulator;
 beforeAll(async () => {
@@ -210,3 +216,67 @@ describe('shutting down, in process', () => {
     await kit.close();
   });
 });
+
+describe('signals the production process gets (npm run start:prod, the built bundle)', () => {
+  beforeAll(() => {
+    execFileSync('npm', ['run', '--silent', 'build'], { cwd: ROOT, stdio: 'ignore' });
+  });
+  const environment = () => ({ PARTNER_API_URL: simulator.url, PARTNER_APP_KEY: DEMO_APP_KEY, NODE_ENV: 'production' });
+  const readTotal = async (url: string) => {
+    const response = await fetch(`${url}/graphql`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', authorization: `Bearer ${DEMO_ACCESS_TOKEN}` },
+      body: JSON.stringify({ query: `{ inventory(platformId: "${DEMO_PLATFORM_ID}", appId: ${DEMO_APP_ID}) { totalCount } }` }),
+    });
+    return { status: response.status, body: (await response.json()) as unknown };
+  };
+  const served = { status: 200, body: { data: { inventory: { totalCount: 240 } } } };
+
+  it('SIGUSR1 opens no inspector, and the service goes on serving', async () => {
+    // The port Node's inspector would open on (9229 unless told): one known to be free.
+    const inspectorPort = await closedPort();
+    const service = await startServiceProcess({ ...environment(), NODE_OPTIONS: `--inspect-port=127.0.0.1:${inspectorPort}` }, 'dist/main.js');
+    try {
+      service.kill('SIGUSR1');
+      expect(await readTotal(service.url)).toEqual(served);
+      // Node opens the inspector, and says so on stderr, as the signal arrives: a few polls after
+      // a request served since, it has had every chance to.
+      for (let poll = 0; poll < 10; poll++) {
+        expect(await listening(inspectorPort)).toBe(false);
+        await delay(100);
+      }
+      expect(service.stderr()).not.toMatch(/Debugger listening/);
+      expect(await readTotal(service.url)).toEqual(served);
+    } finally {
+      expect(await service.stop()).toBe(0);
+    }
+  });
+
+  it('SIGHUP drains as SIGTERM does: the request in flight is answered, and the process exits 0', async () => {
+    const service = await startServiceProcess(environment(), 'dist/main.js');
+    try {
+      const callsBefore = simulator.callsOf('readInventory').length;
+      const inFlight = readTotal(service.url);
+      // SIGHUP once the partner call is under way (the simulator answers after LATENCY_MS).
+      await vi.waitFor(() => expect(simulator.callsOf('readInventory')).toHaveLength(callsBefore + 1), { timeout: 15_000, interval: 10 });
+      service.kill('SIGHUP');
+      expect(await inFlight).toEqual(served);
+      expect(await service.exited).toBe(0);
+      expect(service.logs.find((line) => line.msg === 'shutting down: finishing requests in flight')).toMatchObject({ signal: 'SIGHUP' });
+    } finally {
+      await service.stop();
+    }
+  });
+});
+
+/** Whether something accepts connections on `port` of 127.0.0.1. */
+function listening(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const socket = netConnect({ host: '127.0.0.1', port });
+    socket.once('connect', () => {
+      socket.destroy();
+      resolve(true);
+    });
+    socket.once('error', () => resolve(false));
+  });
+}

@@ -1,17 +1,24 @@
 // Slow readers let go (HTTP_WRITE_TIMEOUT_MS): clients that ask for a large answer and never read
 // it hold their operation slots only until the write timeout; their connections are cut and other
-// clients are served. A client that reads, however slowly, an operation that works longer than
-// the timeout before it writes, and a @defer stream idle between its parts are not cut. Raw
-// sockets on 127.0.0.1 against the real server; the simulator holds the fee calls where a test
-// needs every request in before any answer is written.
+// clients are served. The timeout counts what the client takes, never what it sends: a client that
+// sends blank lines meanwhile is cut as soon, and the time is measured as such a client sees it,
+// from its kernel's receive queue. A client that reads, however slowly, an operation that works
+// longer than the timeout before it writes, and a @defer stream idle between its parts are not
+// cut. A client that sends its body slowly holds no slot, and the bodies still arriving share a
+// memory budget. Raw sockets on 127.0.0.1 against the real server; the simulator holds the fee
+// calls where a test needs every request in before any answer is written.
 import { once } from 'node:events';
+import { readFileSync } from 'node:fs';
 import { connect, type Socket } from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { print } from 'graphql';
-import { describe, expect, it, vi } from 'vitest';
-import { DEMO_APP_ID, DEMO_PLATFORM_ID, platformIdWithSize } from '../../src/simulator/data.js';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { DEMO_APP_ID, DEMO_APP_KEY, DEMO_PLATFORM_ID, platformIdWithSize } from '../../src/simulator/data.js';
+import { startSimulator, type PartnerSimulator } from '../../src/simulator/server.js';
 import { InventoryItemsFullDocument, InventoryTotalDocument, InventoryWithDeferredFeesDocument } from '../generated/graphql.js';
 import { payloadsOf, type IncrementalPayload } from '../support/incremental.js';
+import { writeCheckIntervalMs } from '../../src/http/write-timeout.js';
+import { startServiceProcess, type ServiceProcess } from '../support/service-process.js';
 import { expectNoGraphQLErrors, useTestkit, type GraphQLResponse } from '../support/testkit.js';
 
 const SLOTS = 16;
@@ -68,6 +75,51 @@ function sendLargeRead({ socket }: RawClient, client: number, deferred = false):
     `POST /graphql HTTP/1.1\r\nhost: 127.0.0.1\r\ncontent-type: application/json\r\nauthorization: Bearer stalled-client-${client}-token\r\n` +
       `${deferred ? 'accept: multipart/mixed\r\n' : ''}content-length: ${Buffer.byteLength(body)}\r\n\r\n${body}`,
   );
+}
+
+/**
+ * What the kernel shows of loopback connections to `serverPort`, by the client's local port: the
+ * bytes received and not yet read (the receive queue), from /proc/net/tcp. A connection reset is
+ * gone from it: a client that never reads sees when its answer's bytes stopped coming and when the
+ * service cut it, without reading anything.
+ */
+function receiveQueues(serverPort: number): Map<number, number> {
+  const queues = new Map<number, number>();
+  for (const line of readFileSync('/proc/net/tcp', 'latin1').split('\n').slice(1)) {
+    const [, local, remote, state, queues_] = line.trim().split(/\s+/);
+    if (!local || !remote || state !== '01') continue;
+    if (Number.parseInt(remote.split(':')[1]!, 16) !== serverPort) continue;
+    queues.set(Number.parseInt(local.split(':')[1]!, 16), Number.parseInt(queues_!.split(':')[1]!, 16));
+  }
+  return queues;
+}
+
+/** For each client, from a poll of its receive queue: when its first bytes came, how many, and when it was cut. */
+interface ReceiveTimeline {
+  firstAt?: number;
+  bytes: number;
+  goneAt?: number;
+}
+
+function watchReceiveQueues(url: string): { timelines: Map<RawClient, ReceiveTimeline>; add(client: RawClient): void; stop(): void } {
+  const serverPort = Number(new URL(url).port);
+  const timelines = new Map<RawClient, ReceiveTimeline>();
+  const poll = setInterval(() => {
+    const queues = receiveQueues(serverPort);
+    const now = performance.now();
+    for (const [client, timeline] of timelines) {
+      const bytes = queues.get(client.socket.localPort!);
+      if (bytes === undefined) {
+        if (timeline.firstAt !== undefined) timeline.goneAt ??= now;
+        continue;
+      }
+      if (bytes > timeline.bytes) {
+        timeline.firstAt ??= now;
+        timeline.bytes = bytes;
+      }
+    }
+  }, 25);
+  return { timelines, add: (client) => void timelines.set(client, { bytes: 0 }), stop: () => clearInterval(poll) };
 }
 
 const statusLine = (client: RawClient) => Buffer.concat(client.received).subarray(0, 12).toString('latin1');
@@ -150,7 +202,8 @@ describe('clients that never read a large answer', () => {
     try {
       sendLargeRead(client, 99, true);
       await vi.waitFor(async () => expect(await metric('tradegraph_http_answers_cut_total')).toBe(cutBefore + 1), { timeout: 60_000, interval: 100 });
-      expect(await metric('tradegraph_operations_in_flight')).toBe(0);
+      // The slot is freed as the reset connection closes, just after the cut is counted.
+      await vi.waitFor(async () => expect(await metric('tradegraph_operations_in_flight')).toBe(0), { timeout: 10_000, interval: 50 });
       client.socket.resume();
       await vi.waitFor(() => expect(client.closed).toBe(true), { timeout: 10_000, interval: 50 });
       const head = Buffer.concat(client.received).toString('latin1', 0, 1024);
@@ -240,5 +293,178 @@ describe('answers that are not cut', () => {
       release();
     }
     expect(await cutCount()).toBe(cutBefore);
+  });
+});
+
+describe('the write timeout, as a client that never reads sees it (the service in its own process)', () => {
+  const writeTimeoutMs = 4000;
+  const checkMs = writeCheckIntervalMs(writeTimeoutMs);
+  /**
+   * Beyond the bound: how late a loaded machine may run a timer, the service's (its event loop
+   * busy working out the next client's answer) or the watch's.
+   */
+  const LATENESS_MS = 2000;
+  /** The watch sees a connection's first bytes at most this late (it polls every 25 ms). */
+  const WATCH_MS = 250;
+  let simulator: PartnerSimulator;
+  let service: ServiceProcess;
+  beforeAll(async () => {
+    simulator = await startSimulator();
+    // Its own process, so that the watch of the clients' receive queues is not held up while the
+    // service works out the answers.
+    service = await startServiceProcess({
+      PARTNER_API_URL: simulator.url,
+      PARTNER_APP_KEY: DEMO_APP_KEY,
+      MAX_OPERATIONS_IN_FLIGHT: String(SLOTS),
+      HTTP_WRITE_TIMEOUT_MS: String(writeTimeoutMs),
+    });
+  });
+  afterAll(async () => {
+    await service?.stop();
+    await simulator?.close();
+  });
+  const inFlight = async () => Number(/^tradegraph_operations_in_flight (\d+)$/m.exec(await (await fetch(`${service.url}/metrics`)).text())?.[1]);
+  const readTotal = () =>
+    fetch(`${service.url}/graphql`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', authorization: 'Bearer the-17th-client-token' },
+      body: JSON.stringify({ query: print(InventoryTotalDocument), variables: { platformId: platformIdWithSize(7), appId: 730 } }),
+    });
+
+  it.each([
+    ['send nothing', 0],
+    ['send a blank line every 300 ms, bytes that restart a socket idle timeout', 300],
+  ])('16 that %s are cut within the write timeout and two checks of their answer\'s first bytes; a 17th client is served', async (_case, blankLineEveryMs) => {
+    // The slots of the case before are free again.
+    await vi.waitFor(async () => expect(await inFlight()).toBe(0), { timeout: 10_000, interval: 50 });
+    const clients: RawClient[] = [];
+    const watch = watchReceiveQueues(service.url);
+    const blankLines = blankLineEveryMs > 0 ? setInterval(() => clients.forEach(({ socket }) => socket.writable && socket.write('\r\n')), blankLineEveryMs) : undefined;
+    try {
+      // One after the other, each once the one before has the first bytes of its answer: the
+      // service's event loop, busy working out sixteen answers of 7 MB at once, would run the
+      // checks of the first ones late by as long, which is not the write timeout's doing.
+      for (let index = 0; index < SLOTS; index++) {
+        const client = await rawClient(service.url);
+        clients.push(client);
+        watch.add(client);
+        sendLargeRead(client, 200 + index);
+        await vi.waitFor(() => expect(watch.timelines.get(client)!.firstAt).toBeDefined(), { timeout: 30_000, interval: 25 });
+      }
+      await vi.waitFor(
+        async () => {
+          const attempt = await readTotal();
+          await attempt.body?.cancel();
+          expect(attempt.status).toBe(200);
+        },
+        { timeout: 60_000, interval: 100 },
+      );
+      // Every client saw the first bytes of its answer, then its connection reset, without reading.
+      await vi.waitFor(() => expect([...watch.timelines.values()].filter(({ goneAt }) => goneAt === undefined)).toHaveLength(0), { timeout: 30_000, interval: 50 });
+      const timelines = [...watch.timelines.values()];
+      const cutAfter = timelines.map(({ firstAt, goneAt }) => Math.round(goneAt! - firstAt!));
+      console.info(
+        `write timeout ${writeTimeoutMs} ms, checks every ${checkMs} ms: clients that ${_case} were cut ${Math.min(...cutAfter)} to ${Math.max(...cutAfter)} ms ` +
+          `after the first bytes of their answer, having ${Math.min(...timelines.map(({ bytes }) => bytes))} to ${Math.max(...timelines.map(({ bytes }) => bytes))} bytes of it in their buffers`,
+      );
+      for (const after of cutAfter) {
+        expect(after).toBeGreaterThanOrEqual(writeTimeoutMs - WATCH_MS);
+        expect(after).toBeLessThanOrEqual(writeTimeoutMs + 2 * checkMs + LATENESS_MS);
+      }
+    } finally {
+      clearInterval(blankLines);
+      watch.stop();
+      for (const client of clients) client.socket.destroy();
+    }
+  }, 120_000);
+});
+
+describe('clients that send their request body slowly', () => {
+  const requestTimeoutMs = 3000;
+  const kit = useTestkit({ config: { maxOperationsInFlight: SLOTS, httpHeadersTimeoutMs: 2000, httpRequestTimeoutMs: requestTimeoutMs } });
+  const readTotal = () =>
+    kit().post({ query: print(InventoryTotalDocument), variables: { platformId: platformIdWithSize(7), appId: 730 } }, { token: 'the-17th-client-token' });
+
+  it('hold no operation slot: 16 sending a byte every 200 ms leave other clients served, and each is answered 408', async () => {
+    const body = JSON.stringify({ query: print(InventoryTotalDocument), variables: { platformId: DEMO_PLATFORM_ID, appId: DEMO_APP_ID } });
+    const uploaders = await Promise.all(Array.from({ length: SLOTS }, () => rawClient(kit().url)));
+    const sent = uploaders.map(() => 0);
+    const drip = () =>
+      uploaders.forEach(({ socket }, index) => {
+        if (!socket.writable || sent[index]! >= body.length - 1) return;
+        socket.write(body[sent[index]!]!);
+        sent[index]! += 1;
+      });
+    let dripping: NodeJS.Timeout | undefined;
+    try {
+      for (const [index, { socket }] of uploaders.entries()) {
+        socket.resume();
+        socket.write(
+          `POST /graphql HTTP/1.1\r\nhost: 127.0.0.1\r\ncontent-type: application/json\r\nauthorization: Bearer slow-uploader-${index}-token\r\n` +
+            `content-length: ${Buffer.byteLength(body)}\r\n\r\n`,
+        );
+      }
+      drip();
+      dripping = setInterval(drip, 200);
+      // While all sixteen are still sending, other clients are served, one after another.
+      for (let attempt = 0; attempt < 5; attempt++) {
+        const response = await readTotal();
+        expect(response.status).toBe(200);
+        expectNoGraphQLErrors((await response.json()) as GraphQLResponse<unknown>);
+      }
+      expect(uploaders.filter(({ closed }) => closed)).toHaveLength(0);
+      // A slow upload is bounded by HTTP_REQUEST_TIMEOUT_MS: 408, and the connection closed.
+      await vi.waitFor(() => expect(uploaders.filter(({ closed }) => !closed)).toHaveLength(0), { timeout: 30_000, interval: 50 });
+      for (const uploader of uploaders) expect(statusLine(uploader)).toBe('HTTP/1.1 408');
+      expect(Math.max(...sent)).toBeLessThan(body.length - 1);
+      expect(kit().simulator.callsOf('readInventory')).toHaveLength(5);
+    } finally {
+      clearInterval(dripping);
+      for (const { socket } of uploaders) socket.destroy();
+    }
+  }, 60_000);
+});
+
+describe('the memory budget of bodies still arriving', () => {
+  // MAX_OPERATIONS_IN_FLIGHT × MAX_BODY_BYTES: 2 × 2048 bytes.
+  const kit = useTestkit({ config: { maxOperationsInFlight: 2, maxBodyBytes: 2048 } });
+  const readTotal = (padding: number) =>
+    kit().post(JSON.stringify({ query: `{ inventory(platformId: "${DEMO_PLATFORM_ID}", appId: ${DEMO_APP_ID}) { totalCount } }${' '.repeat(padding)}` }));
+
+  it('refuses a body it has no room for with 503 OVERLOADED, and has room again once the bodies held are gone', async () => {
+    // Two clients send most of a body each, and stop: 3600 of the 4096 bytes are held.
+    const uploaders = await Promise.all([0, 1].map(() => rawClient(kit().url)));
+    try {
+      for (const [index, { socket }] of uploaders.entries()) {
+        socket.resume();
+        socket.write(
+          `POST /graphql HTTP/1.1\r\nhost: 127.0.0.1\r\ncontent-type: application/json\r\nauthorization: Bearer stalled-uploader-${index}-token\r\n` +
+            `content-length: 2000\r\n\r\n{"query": "{ __typename }"${' '.repeat(1800 - 26)}`,
+        );
+      }
+      // Once both are held, a body of 1000 bytes does not fit; the answer says why.
+      await vi.waitFor(
+        async () => {
+          const refused = await readTotal(1000);
+          expect(refused.status).toBe(503);
+          expect(refused.headers.get('retry-after')).toBe('1');
+          expect(await refused.json()).toMatchObject({ errors: [{ message: expect.stringMatching(/receiving as many request bodies/), extensions: { code: 'OVERLOADED' } }] });
+        },
+        { timeout: 10_000, interval: 50 },
+      );
+      // A small one still fits beside them.
+      expect((await readTotal(0)).status).toBe(200);
+    } finally {
+      for (const { socket } of uploaders) socket.destroy();
+    }
+    // The clients gone, their bytes are given back: the body of 1000 bytes is served.
+    await vi.waitFor(
+      async () => {
+        const response = await readTotal(1000);
+        expect(response.status).toBe(200);
+        expectNoGraphQLErrors((await response.json()) as GraphQLResponse<unknown>);
+      },
+      { timeout: 10_000, interval: 50 },
+    );
   });
 });

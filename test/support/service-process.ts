@@ -1,6 +1,6 @@
 // The service as `npm start` runs it (src/main.ts through the tsx loader) or as `npm run
 // start:prod` does (the built dist/main.js), in a child Node process on a free port, with its JSON
-// log lines collected and SIGTERM to stop it.
+// log lines collected, SIGTERM to stop it, and any other signal a test sends.
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { fileURLToPath } from 'node:url';
@@ -13,6 +13,12 @@ export interface ServiceProcess {
   logs: Record<string, unknown>[];
   /** Sends SIGTERM and answers the exit code. */
   stop(): Promise<number | null>;
+  /** Sends a signal of the test's choosing. */
+  kill(signal: NodeJS.Signals): void;
+  /** The exit code, once the process has exited. */
+  exited: Promise<number | null>;
+  /** What the process wrote to stderr so far. */
+  stderr(): string;
 }
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
@@ -57,5 +63,8 @@ export async function startServiceProcess(
       if (child.exitCode === null) child.kill('SIGTERM');
       return exited;
     },
+    kill: (signal) => void child.kill(signal),
+    exited,
+    stderr: () => stderr,
   };
 }
