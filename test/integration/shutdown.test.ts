@@ -230,7 +230,8 @@ describe('signals the production process gets (npm run start:prod, the built bun
     });
     return { status: response.status, body: (await response.json()) as unknown };
   };
-  const served = { status: 200, body: { data: { inventory: { totalCount: 240 } } } };
+  // The data, and the cost every answer carries beside it.
+  const served = { status: 200, body: { data: { inventory: { totalCount: 240 } }, extensions: { cost: expect.any(Object) } } };
 
   it('SIGUSR1 opens no inspector, and the service goes on serving', async () => {
     // The port Node's inspector would open on (9229 unless told): one known to be free.
