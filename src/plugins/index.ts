@@ -82,8 +82,8 @@ export const PLUGIN_ORDER: readonly PluginEntry[] = [
   // ── onExecuteDone, onResultProcess, onResponse: the answer's codes and bodies ──
   // Gives code-less graphql-js errors a code as execution ends; no other plugin depends on its place.
   { name: 'error-codes', build: ({ config, logger }) => [useErrorCodes({ ...maskedErrorsOf(config.production), logger })] },
-  // Gives Yoga's bodiless refusals (406, 415) a JSON body with a code as the response leaves; it
-  // touches no other answer, so its place among the others does not matter.
+  // Gives Yoga's bodiless refusals (406, 415) a JSON body with a code as the response leaves, and
+  // keeps an unreadable body at 400; it touches no other answer, so its place does not matter.
   { name: 'refusal-bodies', build: () => [useRefusalBodies<TradegraphContext>()] },
   // ── onExecute: spending the budget, then running the operation (compiled, or from the cache) ──
   // After the cost limit: an operation over it is refused without spending the budget. A hit, which
