@@ -15,6 +15,7 @@ import { useAnswerCompression } from './compression.js';
 import { useCsrfPrevention } from './csrf-prevention.js';
 import { useDeprecatedUsage } from './deprecated-usage.js';
 import { useIncrementalDelivery } from './defer-stream.js';
+import { useFederationIntrospection } from './federation-introspection.js';
 import { useRefusalBodies } from '../http/refusals.js';
 import { maskedErrorsOf, useErrorCodes } from './error-codes.js';
 import { operationLimitPlugins } from './operation-limits.js';
@@ -93,6 +94,10 @@ export const PLUGIN_ORDER: readonly PluginEntry[] = [
     build: ({ config, redis, accepted }) =>
       config.rateLimit ? [useRateLimit({ ...config.rateLimit, accepted, redis: redis ?? undefined })] : [],
   },
+  // Development only (production refuses introspection): answers an introspection-only operation
+  // from the schema without federation internals and stops execution, before compiled execution,
+  // whose compiled code is kept per document whatever the schema.
+  { name: 'federation-introspection', build: ({ config }) => (config.production ? [] : [useFederationIntrospection<TradegraphContext>()]) },
   // Replaces the execute function; the response cache below wraps whichever execute it finds.
   {
     name: 'compiled-execution',
