@@ -217,7 +217,7 @@ export async function checkHost(host: string): Promise<void> {
     await lookup(host);
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code ?? String(error);
-    throw new ConfigError(`Invalid configuration:\n  HOST: '${host.slice(0, 200)}' does not resolve to an address of this machine (${code})`);
+    throw new ConfigError(`Invalid configuration:\n  HOST: '${host.slice(0, 200)}' does not resolve to an address (${code}); set it to an address or a name this machine resolves`);
   }
 }
 
