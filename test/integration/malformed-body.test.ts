@@ -2,6 +2,7 @@
 // the client accepts (the GraphQL over HTTP spec's "JSON parsing failure"), in production as in
 // development. Sent with undici's request(), which adds no Accept header of its own: fetch would
 // send `*/*` where the case is "none".
+import { createSchema, createYoga, type Plugin } from 'graphql-yoga';
 import { request } from 'undici';
 import { describe, expect, it } from 'vitest';
 import { useTestkit } from '../support/testkit.js';
@@ -30,5 +31,27 @@ describe.each(Object.keys(kits) as (keyof typeof kits)[])('%s', (mode) => {
       expect(answer.errors.map((error) => error.extensions.code)).toEqual(['BAD_REQUEST']);
       expect(response.headers['content-type']).toMatch(/^application\/(graphql-response\+)?json; charset=utf-8$/);
     });
+  });
+});
+
+// The departure (docs/decisions/library-departures.md) guarded: Yoga alone. Once this answers 400,
+// the mark is gone from Yoga and http/refusals.ts need not clear it.
+describe('Yoga without the service', () => {
+  it("answers a body that is not JSON 200 under application/json once production has removed the error's originalError", async () => {
+    const withoutOriginalError: Plugin = {
+      onResultProcess({ result }) {
+        if (Symbol.asyncIterator in result || Array.isArray(result)) return;
+        for (const error of result.errors ?? []) delete (error.extensions as Record<string, unknown>).originalError;
+      },
+    };
+    const yoga = createYoga({ schema: createSchema({ typeDefs: 'type Query { a: Int }' }), plugins: [withoutOriginalError], logging: false });
+    const answer = await yoga.fetch('http://yoga/graphql', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', accept: 'application/json' },
+      body: '{"query":',
+    });
+    expect(answer.status).toBe(200);
+    const body = (await answer.json()) as { errors: { extensions: { code: string } }[] };
+    expect(body.errors.map((error) => error.extensions.code)).toEqual(['BAD_REQUEST']);
   });
 });
