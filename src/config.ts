@@ -1,6 +1,7 @@
 // The service's configuration, read from the environment once at start and validated: a bad value
 // stops the service with a message that names the variable.
 import { hash } from 'node:crypto';
+import { lookup } from 'node:dns/promises';
 import { closeSync, fstatSync, openSync, readFileSync } from 'node:fs';
 import { getHeapStatistics } from 'node:v8';
 import { z } from 'zod';
@@ -19,6 +20,21 @@ const urlWith = (protocol: RegExp, message: string) =>
   }, message);
 
 const httpUrl = urlWith(/^https?:$/, 'must be an http:// or https:// URL');
+// The partner client appends each operation's path and query to the base: a query or fragment in
+// the base would end up in the middle of the path, and every call would miss.
+const partnerBaseUrl = httpUrl.refine((value) => !/[?#]/.test(value), 'must not hold a query (?) or a fragment (#): give the base URL only');
+
+/**
+ * What an HTTP header value may hold, as undici checks it before a call: latin-1 without control
+ * characters other than tab. Whitespace at either end would be trimmed on the wire, so the partner
+ * would read another key than the one configured.
+ */
+const HEADER_VALUE = /^[\x21-\x7e\x80-\xff](?:[\t\x20-\x7e\x80-\xff]*[\x21-\x7e\x80-\xff])?$/;
+// The message never quotes the value: it is a secret.
+const headerValue = z.string().regex(
+  HEADER_VALUE,
+  'must be usable as an HTTP header value: latin-1 characters without CR, LF or other control characters, and no whitespace at either end',
+);
 // The database (the path, or ioredis's `db` query parameter) is a whole number: ioredis would take
 // '/abc' or '/-1' as given and fail only at SELECT, after start, on every reconnection.
 const redisUrl = urlWith(/^rediss?:$/, 'must be a redis:// or rediss:// URL').refine((value) => {
@@ -41,9 +57,9 @@ const integer = (min: number, max: number) => {
 const EnvSchema = z.object({
   PORT: z.preprocess(emptyAsUnset, integer(0, 65_535).default(4000)),
   HOST: z.preprocess(emptyAsUnset, z.string().default('0.0.0.0')),
-  PARTNER_API_URL: z.preprocess(emptyAsUnset, httpUrl.optional()),
-  PARTNER_OPEN_API_URL: z.preprocess(emptyAsUnset, httpUrl.optional()),
-  PARTNER_APP_KEY: z.preprocess(emptyAsUnset, z.string().optional()),
+  PARTNER_API_URL: z.preprocess(emptyAsUnset, partnerBaseUrl.optional()),
+  PARTNER_OPEN_API_URL: z.preprocess(emptyAsUnset, partnerBaseUrl.optional()),
+  PARTNER_APP_KEY: z.preprocess(emptyAsUnset, headerValue.optional()),
   // The one way to serve the simulator's demo data in production mode: said out loud, never by omission.
   PARTNER_SIMULATOR: z.preprocess(emptyAsUnset, z.enum(['embedded']).optional()),
   UPSTREAM_TIMEOUT_MS: z.preprocess(emptyAsUnset, integer(1, 120_000).default(5000)),
@@ -107,6 +123,10 @@ const EnvSchema = z.object({
 }).refine((env) => env.RESPONSE_CACHE_MAX_ENTRY_BYTES <= env.RESPONSE_CACHE_MAX_BYTES, {
   message: 'must not be above RESPONSE_CACHE_MAX_BYTES',
   path: ['RESPONSE_CACHE_MAX_ENTRY_BYTES'],
+}).refine((env) => env.HTTP_HEADERS_TIMEOUT_MS <= env.HTTP_REQUEST_TIMEOUT_MS, {
+  // node:http refuses the pair at start: the headers are part of the request.
+  message: 'must not be above HTTP_REQUEST_TIMEOUT_MS',
+  path: ['HTTP_HEADERS_TIMEOUT_MS'],
 }).refine((env) => env.TRUSTED_DOCUMENTS_ONLY !== 'true' || env.TRUSTED_DOCUMENTS !== undefined, {
   // Only trusted documents, and none trusted, would refuse every request.
   message: 'is true but TRUSTED_DOCUMENTS is not set',
@@ -201,7 +221,26 @@ export interface RateLimitConfig {
   proxyHops?: number;
 }
 
-export class ConfigError extends Error {}
+/** A refused setting; its message is `Invalid configuration:` and one indented line per setting, each starting with the variable. */
+export class ConfigError extends Error {
+  /** One line per refused setting, each naming its variable first. */
+  get problems(): string[] {
+    return this.message.split('\n').slice(1).map((line) => line.trim());
+  }
+}
+
+/**
+ * Resolves HOST as listening would (dns.lookup), so that a name that resolves to no address stops
+ * the service with a message naming HOST rather than with the resolver's stack trace.
+ */
+export async function checkHost(host: string): Promise<void> {
+  try {
+    await lookup(host);
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code ?? String(error);
+    throw new ConfigError(`Invalid configuration:\n  HOST: '${host.slice(0, 200)}' does not resolve to an address (${code}); set it to an address or a name this machine resolves`);
+  }
+}
 
 /**
  * The most heap a full in-process response cache holds per byte of its budget: entries are weighed

@@ -2,7 +2,7 @@
 // PARTNER_API_URL it starts the embedded partner simulator and points the service at it (in
 // production mode only with PARTNER_SIMULATOR=embedded: config.ts refuses the omission).
 import { setTimeout as delay } from 'node:timers/promises';
-import { ConfigError, loadConfig, type Config } from './config.js';
+import { checkHost, ConfigError, loadConfig, type Config } from './config.js';
 import { createLogger } from './logger.js';
 import { createTradegraph } from './server.js';
 import type { PartnerSimulator } from './simulator/server.js';
@@ -14,6 +14,7 @@ const TRACING_FLUSH_MS = 3_000;
 
 async function main(): Promise<void> {
   const config = stopOnConfigError(() => loadConfig(process.env));
+  await checkHost(config.host).catch(reportConfigError);
   const logger = createLogger(config.logLevel);
   // A stray rejection is a bug to log and fix, not a reason to drop every request in flight.
   process.on('unhandledRejection', (reason) => logger.error({ err: reason }, 'unhandled promise rejection'));
@@ -99,10 +100,15 @@ function stopOnConfigError<T>(start: () => T): T {
   try {
     return start();
   } catch (error) {
-    if (!(error instanceof ConfigError)) throw error;
-    process.stderr.write(`tradegraph: ${error.message}\n`);
-    process.exit(1);
+    return reportConfigError(error);
   }
+}
+
+/** One line per refused setting, naming it, without a stack trace: nothing more an operator needs. */
+function reportConfigError(error: unknown): never {
+  if (!(error instanceof ConfigError)) throw error;
+  for (const problem of error.problems) process.stderr.write(`tradegraph: Invalid configuration: ${problem}\n`);
+  process.exit(1);
 }
 
 async function startTracing({ tracesUrl, serviceName }: NonNullable<Config['tracing']>) {

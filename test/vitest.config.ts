@@ -20,5 +20,9 @@ export default defineConfig({
     // expect.poll waits on a condition: its 1 s default is too short on a loaded machine.
     expect: { poll: { timeout: 10_000 } },
     pool: 'forks',
+    // Hive Gateway's entry loads localforage, which probes globalThis.localStorage as it loads: on
+    // Node 26 that prints an ExperimentalWarning (no --localstorage-file) into every gateway test's
+    // output. Nothing here uses Web Storage, so it is off, as in `npm run fleet`.
+    execArgv: ['--no-experimental-webstorage'],
   },
 });

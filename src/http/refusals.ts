@@ -2,9 +2,11 @@
 // client that logs `errors[0].extensions.code` learns why, whichever layer refused it. Three layers
 // would otherwise answer with an empty body: Yoga (406 for an Accept it cannot serve, 415 for a
 // content-type it cannot read), this service's router (a path or method it has no route for), and
-// Node's HTTP parser (a malformed request, headers that never finish, headers too large).
+// Node's HTTP parser (a malformed request, headers that never finish, headers too large). And a
+// body Yoga cannot read is a 400 whatever the client accepts.
 import { STATUS_CODES, type Server } from 'node:http';
 import type { Socket } from 'node:net';
+import { GraphQLError } from 'graphql';
 import type { Plugin } from 'graphql-yoga';
 
 /** The code of every refusal made before GraphQL runs, as Yoga codes its own (405, a bad body). */
@@ -27,9 +29,37 @@ function yogaRefusalMessage(status: number, request: Request, acceptable: string
   return `The request was refused with HTTP ${status} (${STATUS_CODES[status] ?? 'unknown status'}).`;
 }
 
-/** Gives Yoga's bodiless refusals (406, 415) a JSON body with the code; keeps status and headers. */
+/**
+ * A body that is not JSON (or none at all) is not a GraphQL request, and the GraphQL over HTTP
+ * spec answers it 400 for `application/json` as for `application/graphql-response+json`. Yoga
+ * marks its parser's error as one the spec answers 200 under `application/json` (`http.spec`), and
+ * honours the mark only once production has removed the error's `originalError`: development
+ * answered 400 and production 200. Unmarked, the error keeps its 400 for every Accept.
+ */
+function unreadableBodyIs400(error: unknown): never {
+  const http = error instanceof GraphQLError ? (error.extensions.http as { spec?: boolean; status?: number } | undefined) : undefined;
+  if (http?.spec && http.status === 400) http.spec = false;
+  throw error;
+}
+
+/**
+ * Gives Yoga's bodiless refusals (406, 415) a JSON body with the code, keeping status and headers;
+ * and keeps a body Yoga cannot parse at 400 whatever the Accept.
+ */
 export function useRefusalBodies<TContext extends object>(): Plugin<TContext> {
   return {
+    onRequestParse({ requestParser, setRequestParser }) {
+      if (!requestParser) return;
+      setRequestParser((request) => {
+        try {
+          const parsed = requestParser(request);
+          // Yoga's parsers answer a promise, or a thenable of their own, when they read the body.
+          return 'then' in parsed ? parsed.then(undefined, unreadableBodyIs400) : parsed;
+        } catch (error) {
+          return unreadableBodyIs400(error);
+        }
+      });
+    },
     onResponse({ request, response, setResponse, fetchAPI }) {
       if (response.status < 400 || response.body !== null || response.headers.has('content-type')) return;
       const headers = new fetchAPI.Headers(response.headers);

@@ -16,6 +16,7 @@ import { useCostExtension } from './cost-extension.js';
 import { useCsrfPrevention } from './csrf-prevention.js';
 import { useDeprecatedUsage } from './deprecated-usage.js';
 import { useIncrementalDelivery } from './defer-stream.js';
+import { useFederationIntrospection } from './federation-introspection.js';
 import { useRefusalBodies } from '../http/refusals.js';
 import { maskedErrorsOf, useErrorCodes } from './error-codes.js';
 import { operationLimitPlugins } from './operation-limits.js';
@@ -85,8 +86,8 @@ export const PLUGIN_ORDER: readonly PluginEntry[] = [
   // ── onExecuteDone, onResultProcess, onResponse: the answer's codes and bodies ──
   // Gives code-less graphql-js errors a code as execution ends; no other plugin depends on its place.
   { name: 'error-codes', build: ({ config, logger }) => [useErrorCodes({ ...maskedErrorsOf(config.production), logger })] },
-  // Gives Yoga's bodiless refusals (406, 415) a JSON body with a code as the response leaves; it
-  // touches no other answer, so its place among the others does not matter.
+  // Gives Yoga's bodiless refusals (406, 415) a JSON body with a code as the response leaves, and
+  // keeps an unreadable body at 400; it touches no other answer, so its place does not matter.
   { name: 'refusal-bodies', build: () => [useRefusalBodies<TradegraphContext>()] },
   // ── onExecute: spending the budget, then running the operation (compiled, or from the cache) ──
   // After the cost limit: an operation over it is refused without spending the budget. A hit, which
@@ -99,6 +100,10 @@ export const PLUGIN_ORDER: readonly PluginEntry[] = [
   // After the rate limit, whose budget (and charge for a cache hit) it reports; its onExecutionResult
   // runs after the response cache has stored the result, so that no stored answer holds a budget.
   { name: 'cost-extension', build: () => [useCostExtension()] },
+  // Development only (production refuses introspection): answers an introspection-only operation
+  // from the schema without federation internals and stops execution, before compiled execution,
+  // whose compiled code is kept per document whatever the schema.
+  { name: 'federation-introspection', build: ({ config }) => (config.production ? [] : [useFederationIntrospection<TradegraphContext>()]) },
   // Replaces the execute function; the response cache below wraps whichever execute it finds.
   {
     name: 'compiled-execution',

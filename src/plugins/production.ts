@@ -38,17 +38,13 @@ export function productionPlugins(): Plugin<TradegraphContext>[] {
     {
       // Yoga copies the JSON parser's message about a malformed body into `originalError`: the
       // runtime's wording around the client's own bytes, which production has no need to show.
-      // Yoga answers such a body 400 to every Accept because of that `originalError` (a request
-      // that is not GraphQL): without it, it would answer 200 to application/json, so the error's
-      // `http.spec` says it is no GraphQL error whose status follows the media type.
+      // Its 400 for every Accept is kept by http/refusals.ts, which unmarks the parser's error.
       onResultProcess({ result }) {
         if (Symbol.asyncIterator in result) return;
         for (const single of Array.isArray(result) ? result : [result]) {
           for (const error of single.errors ?? []) {
-            const extensions = error.extensions as { originalError?: unknown; http?: { spec?: boolean } } | undefined;
-            if (extensions?.originalError === undefined) continue;
-            delete extensions.originalError;
-            if (extensions.http) extensions.http.spec = false;
+            const extensions = error.extensions as { originalError?: unknown } | undefined;
+            if (extensions?.originalError !== undefined) delete extensions.originalError;
           }
         }
       },

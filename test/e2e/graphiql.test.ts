@@ -74,6 +74,21 @@ describe('GraphiQL in Chromium', () => {
     await page.close();
   });
 
+  it("loads a schema without the subgraph's federation internals into GraphiQL", async () => {
+    const page = await browser.newPage({ viewport: { width: 1440, height: 900 } });
+    const introspection = page.waitForResponse(
+      (response) => response.url().endsWith('/graphql') && (response.request().postData() ?? '').includes('__schema'),
+    );
+    await page.goto(`${service.url}/graphql`);
+    const response = await introspection;
+    const body = (await response.json()) as { data: { __schema: { types: { name: string; fields: { name: string }[] | null }[] } } };
+    const types = body.data.__schema.types;
+    expect(types.map((type) => type.name)).toContain('Inventory');
+    expect(types.map((type) => type.name).filter((name) => /^(_Any|_Entity|_Service|link__|federation__)/.test(name))).toEqual([]);
+    expect(types.find((type) => type.name === 'Query')!.fields!.map((field) => field.name).sort()).toEqual(['inventory', 'node']);
+    await page.close();
+  });
+
   it('stops cleanly on SIGTERM', async () => {
     expect(await service.stop()).toBe(0);
     expect(service.logs.map((entry) => entry.msg)).toContain('stopped');

@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
+import { createServer } from 'node:http';
 import { describe, expect, it } from 'vitest';
-import { ConfigError, loadConfig } from '../../src/config.js';
+import { checkHost, ConfigError, loadConfig } from '../../src/config.js';
 import { productionCommand } from '../support/production-command.js';
 import { MANIFEST_PATH, manifest, sha256, writeManifestFile } from '../support/trusted-documents.js';
 
@@ -152,6 +153,70 @@ describe('loadConfig', () => {
     [{ RESPONSE_CACHE_MAX_BYTES: '2097152', RESPONSE_CACHE_MAX_ENTRY_BYTES: '4194304' }, 'RESPONSE_CACHE_MAX_ENTRY_BYTES'],
   ])('refuses %o, naming %s', (env, variable) => {
     expect(() => loadConfig(env)).toThrow(new RegExp(`^Invalid configuration:[\\s\\S]*${variable}`));
+  });
+});
+
+// Settings a library would refuse only later: node:http as the server is built, the resolver as it
+// listens, undici on every call that carries the app-key. Each is refused at start, naming it.
+describe('settings a library would refuse after start', () => {
+  const APP_KEY_SECRET = 'k3y-s3cr3t';
+  it.each(['\r', '\n', '\r\n', '\0', '\x7f', '\x1b', '€', '😀'])('refuses a PARTNER_APP_KEY holding %j, never quoting it', (character) => {
+    const key = `${APP_KEY_SECRET}${character}x`;
+    expect(() => loadConfig({ PARTNER_APP_KEY: key })).toThrow(/^Invalid configuration:\n {2}PARTNER_APP_KEY: must be usable as an HTTP header value/);
+    expect(() => loadConfig({ PARTNER_APP_KEY: key })).toThrow(new RegExp(`^(?![\\s\\S]*${APP_KEY_SECRET})`));
+  });
+
+  it('refuses whitespace at either end of PARTNER_APP_KEY, which the wire would trim', () => {
+    for (const key of [' abc', 'abc ', '\tabc', 'abc\t', ' ']) expect(() => loadConfig({ PARTNER_APP_KEY: key })).toThrow(/PARTNER_APP_KEY/);
+  });
+
+  it('takes a PARTNER_APP_KEY of any latin-1 text without control characters', () => {
+    for (const key of ['abc', 'a b', 'a\tb', 'clé-é', '!~"\\{}', '\xff']) expect(loadConfig({ PARTNER_APP_KEY: key }).partnerAppKey).toBe(key);
+  });
+
+  it.each([
+    ['PARTNER_API_URL', { PARTNER_API_URL: 'https://partner.example/api?key=1' }],
+    ['PARTNER_API_URL', { PARTNER_API_URL: 'https://partner.example/api#top' }],
+    ['PARTNER_API_URL', { PARTNER_API_URL: 'https://partner.example/api?' }],
+    ['PARTNER_OPEN_API_URL', { PARTNER_API_URL: 'https://partner.example', PARTNER_OPEN_API_URL: 'https://open.example/?x' }],
+    ['PARTNER_OPEN_API_URL', { PARTNER_API_URL: 'https://partner.example', PARTNER_OPEN_API_URL: 'https://open.example/#' }],
+  ])('refuses a query or fragment in %s', (variable, env) => {
+    expect(() => loadConfig(env)).toThrow(
+      new RegExp(`^Invalid configuration:\\n {2}${variable}: must not hold a query \\(\\?\\) or a fragment \\(#\\): give the base URL only$`),
+    );
+  });
+
+  it('takes partner base URLs with a path', () => {
+    const config = loadConfig({ PARTNER_API_URL: 'https://partner.example/api/', PARTNER_OPEN_API_URL: 'http://open.example:8080/v1' });
+    expect([config.partnerApiUrl, config.partnerOpenApiUrl]).toEqual(['https://partner.example/api/', 'http://open.example:8080/v1']);
+  });
+
+  it.each([
+    [{ HTTP_HEADERS_TIMEOUT_MS: '30001' }, 30_001, 30_000, false],
+    [{ HTTP_HEADERS_TIMEOUT_MS: '5000', HTTP_REQUEST_TIMEOUT_MS: '4000' }, 5000, 4000, false],
+    [{ HTTP_HEADERS_TIMEOUT_MS: '30000' }, 30_000, 30_000, true],
+    [{ HTTP_HEADERS_TIMEOUT_MS: '4000', HTTP_REQUEST_TIMEOUT_MS: '5000' }, 4000, 5000, true],
+  ])('orders the HTTP timeouts as node:http does: %o', (env, headersTimeout, requestTimeout, accepted) => {
+    // node:http's own rule, so that the check here stays the one node:http makes.
+    const build = () => createServer({ headersTimeout, requestTimeout });
+    if (accepted) {
+      expect(loadConfig(env)).toMatchObject({ httpHeadersTimeoutMs: headersTimeout, httpRequestTimeoutMs: requestTimeout });
+      expect(build).not.toThrow();
+    } else {
+      expect(() => loadConfig(env)).toThrow(/^Invalid configuration:\n {2}HTTP_HEADERS_TIMEOUT_MS: must not be above HTTP_REQUEST_TIMEOUT_MS$/);
+      expect(build).toThrow(/headersTimeout/);
+    }
+  });
+});
+
+describe('checkHost', () => {
+  it('refuses a HOST that resolves to no address, naming HOST', async () => {
+    await expect(checkHost('nowhere.invalid')).rejects.toThrow(ConfigError);
+    await expect(checkHost('nowhere.invalid')).rejects.toThrow(/^Invalid configuration:\n {2}HOST: 'nowhere\.invalid' does not resolve/);
+  });
+
+  it.each(['127.0.0.1', '0.0.0.0', '::', 'localhost'])('takes %s', async (host) => {
+    await expect(checkHost(host)).resolves.toBeUndefined();
   });
 });
 
