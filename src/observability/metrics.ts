@@ -72,32 +72,7 @@ export function createMetrics(): TradegraphMetrics {
     labelNames: ['operation_name', 'operation_type', 'code'] as const,
     registers: [registry],
   });
-  const upstreamCalls = new Counter({
-    name: 'tradegraph_upstream_calls_total',
-    help: "Partner API calls, by partner operation, outcome ('ok' or the error code) and the envelope's errorCode.",
-    labelNames: ['operation', 'outcome', 'upstream_error_code'] as const,
-    registers: [registry],
-  });
-  const upstreamDuration = new Histogram({
-    name: 'tradegraph_upstream_call_duration_seconds',
-    help: 'Partner API call duration, retries included, by partner operation and outcome.',
-    labelNames: ['operation', 'outcome'] as const,
-    buckets: DURATION_BUCKETS,
-    registers: [registry],
-  });
   const clients = clientMetrics(registry);
-  const upstreamCoalesced = new Counter({
-    name: 'tradegraph_upstream_calls_coalesced_total',
-    help: 'Partner API calls not sent because an identical call (same request, same credential) was in flight: calls saved, by partner operation.',
-    labelNames: ['operation'] as const,
-    registers: [registry],
-  });
-  const upstreamRetries = new Counter({
-    name: 'tradegraph_upstream_retries_total',
-    help: 'Partner API attempts beyond the first, by partner operation.',
-    labelNames: ['operation'] as const,
-    registers: [registry],
-  });
 
   const responseCacheLookups = new Counter({
     name: 'tradegraph_response_cache_lookups_total',
@@ -105,13 +80,6 @@ export function createMetrics(): TradegraphMetrics {
     labelNames: ['result'] as const,
     registers: [registry],
   });
-
-  const seenEnvelopeCode = boundedLabel(MAX_ENVELOPE_CODES);
-  const envelopeCodeLabel = (code: unknown): string => {
-    if (code === undefined || code === null) return '';
-    const text = String(code);
-    return ENVELOPE_CODE.test(text) ? seenEnvelopeCode(text) : 'other';
-  };
 
   return {
     registry,
@@ -123,16 +91,7 @@ export function createMetrics(): TradegraphMetrics {
     countDeprecatedUse(coordinate, clientName) {
       clients.deprecatedUsage.inc({ field: coordinate, client_name: clientName });
     },
-    partnerCalls: {
-      callEnded(event: PartnerCallEvent) {
-        upstreamCalls.inc({ operation: event.operation, outcome: event.outcome, upstream_error_code: envelopeCodeLabel(event.upstreamErrorCode) });
-        upstreamDuration.observe({ operation: event.operation, outcome: event.outcome }, event.durationMs / 1000);
-        if (event.attempts > 1) upstreamRetries.inc({ operation: event.operation }, event.attempts - 1);
-      },
-      callCoalesced(call) {
-        upstreamCoalesced.inc({ operation: call.operation });
-      },
-    },
+    partnerCalls: partnerCallMetrics(registry),
     watchCircuits(read) {
       new Gauge({
         name: 'tradegraph_upstream_circuit_open',
@@ -159,6 +118,53 @@ export function createMetrics(): TradegraphMetrics {
       responseCacheLookups.inc({ result });
     },
     ...httpServerMetrics(registry),
+  };
+}
+
+/** The partner calls' series: count, duration, retries, and the calls coalescing saved. */
+function partnerCallMetrics(registry: Registry): TradegraphMetrics['partnerCalls'] {
+  const upstreamCalls = new Counter({
+    name: 'tradegraph_upstream_calls_total',
+    help: "Partner API calls, by partner operation, outcome ('ok' or the error code) and the envelope's errorCode.",
+    labelNames: ['operation', 'outcome', 'upstream_error_code'] as const,
+    registers: [registry],
+  });
+  const upstreamDuration = new Histogram({
+    name: 'tradegraph_upstream_call_duration_seconds',
+    help: 'Partner API call duration, retries included, by partner operation and outcome.',
+    labelNames: ['operation', 'outcome'] as const,
+    buckets: DURATION_BUCKETS,
+    registers: [registry],
+  });
+  const upstreamCoalesced = new Counter({
+    name: 'tradegraph_upstream_calls_coalesced_total',
+    help: 'Partner API calls not sent because an identical call (same request, same credential) was in flight: calls saved, by partner operation.',
+    labelNames: ['operation'] as const,
+    registers: [registry],
+  });
+  const upstreamRetries = new Counter({
+    name: 'tradegraph_upstream_retries_total',
+    help: 'Partner API attempts beyond the first, by partner operation.',
+    labelNames: ['operation'] as const,
+    registers: [registry],
+  });
+
+  const seenEnvelopeCode = boundedLabel(MAX_ENVELOPE_CODES);
+  const envelopeCodeLabel = (code: unknown): string => {
+    if (code === undefined || code === null) return '';
+    const text = String(code);
+    return ENVELOPE_CODE.test(text) ? seenEnvelopeCode(text) : 'other';
+  };
+
+  return {
+    callEnded(event: PartnerCallEvent) {
+      upstreamCalls.inc({ operation: event.operation, outcome: event.outcome, upstream_error_code: envelopeCodeLabel(event.upstreamErrorCode) });
+      upstreamDuration.observe({ operation: event.operation, outcome: event.outcome }, event.durationMs / 1000);
+      if (event.attempts > 1) upstreamRetries.inc({ operation: event.operation }, event.attempts - 1);
+    },
+    callCoalesced(call) {
+      upstreamCoalesced.inc({ operation: call.operation });
+    },
   };
 }
 
