@@ -9,7 +9,8 @@ import { buildSchema } from '../../src/schema.js';
 import { platformIdWithSize } from '../../src/simulator/data.js';
 import { InventoryPageDocument } from '../generated/graphql.js';
 import { redisSeenBy, redisStateOf, startRedisServer, type RedisServer } from '../support/redis.js';
-import { errorCodes, expectNoGraphQLErrors, startTestkit, type Testkit } from '../support/testkit.js';
+import { startTwoReplicas } from '../support/replicas.js';
+import { errorCodes, expectNoGraphQLErrors, type Testkit } from '../support/testkit.js';
 
 const TTL_MS = 60_000;
 const page = (size: number) => ({ platformId: platformIdWithSize(size), appId: 730, first: 4 });
@@ -24,17 +25,8 @@ const tokensSent = new Set<string>();
 
 beforeAll(async () => {
   redis = await startRedisServer();
-  // A deadline no stall of a loaded machine reaches: a missed one marks Redis down and breaks the
-  // exact counts below. The outage here is a stopped Redis, found by its closed connection.
-  const config = {
-    redisUrl: redis.url,
-    redisCommandTimeoutMs: 5000,
-    responseCacheTtlMs: TTL_MS,
-    rateLimit: { max: BUDGET * READ_PRICE, windowMs: 60_000 },
-  };
-  a = await startTestkit({ config });
-  b = await startTestkit({ config, sharedSimulator: a.simulator });
-  await redisSeenBy('up', a, b);
+  // The outage here is a stopped Redis, found by its closed connection.
+  ({ a, b } = await startTwoReplicas(redis.url, { responseCacheTtlMs: TTL_MS, rateLimit: { max: BUDGET * READ_PRICE, windowMs: 60_000 } }));
 });
 
 afterAll(async () => {

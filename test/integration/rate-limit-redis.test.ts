@@ -6,9 +6,10 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { REDIS_KEY_PREFIX as ACCEPTED_PREFIX } from '../../src/partner/accepted-credentials.js';
 import { platformIdWithSize } from '../../src/simulator/data.js';
 import { CalculateListingFeeDocument, InventoryTotalDocument } from '../generated/graphql.js';
-import { redisSeenBy, startRedisServer, type RedisServer } from '../support/redis.js';
+import { startRedisServer, type RedisServer } from '../support/redis.js';
+import { startTwoReplicas } from '../support/replicas.js';
 import { closeClientAddresses, feeFrom, newUsersDuringAFeeFlood } from '../support/client-addresses.js';
-import { errorCodes, expectNoGraphQLErrors, startTestkit, type Testkit } from '../support/testkit.js';
+import { errorCodes, expectNoGraphQLErrors, type Testkit } from '../support/testkit.js';
 
 const BUDGET = 5;
 
@@ -19,12 +20,7 @@ const tokensSent = new Set<string>();
 
 beforeAll(async () => {
   redis = await startRedisServer();
-  // A deadline no stall of a loaded machine reaches: a missed one marks Redis down, and each
-  // replica would count on its own (redis-hung tests cover that).
-  const config = { redisUrl: redis.url, redisCommandTimeoutMs: 5000, rateLimit: { max: BUDGET, windowMs: 60_000 } };
-  a = await startTestkit({ config });
-  b = await startTestkit({ config, sharedSimulator: a.simulator });
-  await redisSeenBy('up', a, b);
+  ({ a, b } = await startTwoReplicas(redis.url, { rateLimit: { max: BUDGET, windowMs: 60_000 } }));
 });
 
 afterAll(async () => {
@@ -107,10 +103,7 @@ describe('the fee budget of callers the partner has not accepted, shared fairly 
   beforeAll(async () => {
     await redis.stop();
     await redis.start();
-    const config = { redisUrl: redis.url, redisCommandTimeoutMs: 5000, rateLimit: { max: MAX, windowMs: 60_000 } };
-    c = await startTestkit({ config });
-    d = await startTestkit({ config, sharedSimulator: c.simulator });
-    await redisSeenBy('up', c, d);
+    ({ a: c, b: d } = await startTwoReplicas(redis.url, { rateLimit: { max: MAX, windowMs: 60_000 } }));
   });
 
   afterAll(async () => {

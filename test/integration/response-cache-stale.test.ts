@@ -7,7 +7,8 @@ import { print, type GraphQLFormattedError } from 'graphql';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { itemAt, platformIdWithSize } from '../../src/simulator/data.js';
 import { CalculateListingFeeDocument, InventoryPageDocument } from '../generated/graphql.js';
-import { redisSeenBy, startRedisServer, type RedisServer } from '../support/redis.js';
+import { startRedisServer, type RedisServer } from '../support/redis.js';
+import { startTwoReplicas } from '../support/replicas.js';
 import { errorCodes, expectNoGraphQLErrors, startTestkit, type Testkit } from '../support/testkit.js';
 
 const TTL_MS = 1000;
@@ -164,10 +165,7 @@ describe('stale-if-error through Redis', () => {
   let b: Testkit;
   beforeAll(async () => {
     redis = await startRedisServer();
-    const config = { redisUrl: redis.url, redisCommandTimeoutMs: 5000, responseCacheTtlMs: TTL_MS, responseCacheStaleIfErrorMs: 300_000 };
-    a = await startTestkit({ config });
-    b = await startTestkit({ config, sharedSimulator: a.simulator });
-    await redisSeenBy('up', a, b);
+    ({ a, b } = await startTwoReplicas(redis.url, { responseCacheTtlMs: TTL_MS, responseCacheStaleIfErrorMs: 300_000 }));
   });
   afterAll(async () => {
     await b?.close();

@@ -6,8 +6,9 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { REDIS_KEY_PREFIX } from '../../src/partner/accepted-credentials.js';
 import { DEMO_APP_ID, DEMO_PLATFORM_ID, platformIdWithSize } from '../../src/simulator/data.js';
 import { InventoryTotalDocument } from '../generated/graphql.js';
-import { redisSeenBy, startRedisServer, type RedisServer } from '../support/redis.js';
-import { expectNoGraphQLErrors, startTestkit, type Testkit } from '../support/testkit.js';
+import { startRedisServer, type RedisServer } from '../support/redis.js';
+import { startTwoReplicas } from '../support/replicas.js';
+import { expectNoGraphQLErrors, type Testkit } from '../support/testkit.js';
 
 const TOKENS = ['fleet-accepted-1', 'fleet-accepted-2', 'fleet-accepted-3'];
 
@@ -17,11 +18,7 @@ let b: Testkit;
 
 beforeAll(async () => {
   redis = await startRedisServer();
-  // A command deadline no stall of a loaded machine reaches: a missed one would mark Redis down.
-  const config = { redisUrl: redis.url, redisCommandTimeoutMs: 5000, upstreamMaxRetries: 0 };
-  a = await startTestkit({ config });
-  b = await startTestkit({ config, sharedSimulator: a.simulator });
-  await redisSeenBy('up', a, b);
+  ({ a, b } = await startTwoReplicas(redis.url, { upstreamMaxRetries: 0 }));
 });
 
 afterAll(async () => {
