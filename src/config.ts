@@ -283,7 +283,7 @@ export function loadConfig(env: NodeJS.ProcessEnv, heapLimitBytes = getHeapStati
     partnerAppKey: values.PARTNER_APP_KEY ?? null,
     upstreamTimeoutMs: values.UPSTREAM_TIMEOUT_MS,
     upstreamMaxRetries: values.UPSTREAM_MAX_RETRIES,
-    // Fixed (docs/limits-and-resilience.md): the two knobs below are the ones an operator needs.
+    // Fixed (src/tunables.ts; docs/timeouts-and-retries.md): the two knobs below are the ones an operator needs.
     upstreamBreakerFailureRatio: BREAKER_FAILURE_RATIO,
     upstreamBreakerWindowMs: BREAKER_WINDOW_MS,
     upstreamBreakerMinCalls: values.UPSTREAM_BREAKER_MIN_CALLS,

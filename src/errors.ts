@@ -242,7 +242,7 @@ export class CsrfHeaderRequiredError extends TradegraphError {
   }
 }
 
-/** Which limit an operation broke; see docs/limits-and-resilience.md. */
+/** Which limit an operation broke; see docs/operation-limits.md. */
 export type OperationLimit = 'depth' | 'aliases' | 'directives' | 'tokens' | 'cost' | 'bodyBytes' | 'queryBytes' | 'variablesDepth';
 
 /** The limits of the parsed operation; the others (body, query text, variables' nesting) refuse the request. */

@@ -88,6 +88,12 @@ it('checks every page under docs/', () => {
     expect.arrayContaining([
       'docs/paging-and-fees.md',
       'docs/limits-and-resilience.md',
+      'docs/operation-limits.md',
+      'docs/statuses-and-error-codes.md',
+      'docs/timeouts-and-retries.md',
+      'docs/fleet.md',
+      'docs/gateway-and-federation.md',
+      'docs/decisions/heap-limit.md',
       'docs/observability.md',
       'docs/clients-and-graphql-over-http.md',
       'docs/simulator.md',
