@@ -1,5 +1,6 @@
-// The documentation stays a reference that holds: README.md within 12 KB, every relative link in it
-// and in docs/ resolving (anchors included), every `npm run` script the docs name existing, and the
+// The documentation stays a reference that holds: README.md within 12 KB, each page of docs/ within
+// 16 KB (a page longer than that is two readers' questions, and wants splitting by them), every
+// relative link in it and in docs/ resolving (anchors included), every `npm run` script the docs name existing, and the
 // README's layout section listing exactly the folders under src/ and naming every file at its root.
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
@@ -60,6 +61,15 @@ describe('README.md', () => {
       .filter((entry) => entry.isFile())
       .map((entry) => `src/${entry.name}`);
     expect(files.filter((file) => !named.has(file))).toEqual([]);
+  });
+});
+
+/** A page of docs/ at most, read as README's 12 KB is: in bytes, KB as thousands. */
+const DOCS_PAGE_MAX_BYTES = 16_000;
+
+describe('docs/', () => {
+  it.each(DOCS.filter((file) => file !== README).map(name))('%s is a page of at most 16 KB, read as 16,000 bytes', (page) => {
+    expect(statSync(join(ROOT, page)).size).toBeLessThanOrEqual(DOCS_PAGE_MAX_BYTES);
   });
 });
 
