@@ -1,5 +1,6 @@
 // The closed set of error codes this API answers with, each with every condition that raises it.
-// The README's error table lists the same codes; keep the two in step.
+// The README's error table lists the same codes; keep the two in step. Each code is written here
+// once: the rest of src/ names it through ErrorCode or YogaErrorCode (test/unit/error-code-home.test.ts).
 import { GraphQLError } from 'graphql';
 
 export const ErrorCode = {
