@@ -5,6 +5,7 @@ import { lookup } from 'node:dns/promises';
 import { closeSync, fstatSync, openSync, readFileSync } from 'node:fs';
 import { getHeapStatistics } from 'node:v8';
 import { z } from 'zod';
+import { BREAKER_FAILURE_RATIO, BREAKER_WINDOW_MS } from './tunables.js';
 
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
 
@@ -282,9 +283,9 @@ export function loadConfig(env: NodeJS.ProcessEnv, heapLimitBytes = getHeapStati
     partnerAppKey: values.PARTNER_APP_KEY ?? null,
     upstreamTimeoutMs: values.UPSTREAM_TIMEOUT_MS,
     upstreamMaxRetries: values.UPSTREAM_MAX_RETRIES,
-    // Fixed (docs/limits-and-resilience.md): the two knobs below are the ones an operator needs.
-    upstreamBreakerFailureRatio: 0.5,
-    upstreamBreakerWindowMs: 10_000,
+    // Fixed (src/tunables.ts; docs/timeouts-and-retries.md): the two knobs below are the ones an operator needs.
+    upstreamBreakerFailureRatio: BREAKER_FAILURE_RATIO,
+    upstreamBreakerWindowMs: BREAKER_WINDOW_MS,
     upstreamBreakerMinCalls: values.UPSTREAM_BREAKER_MIN_CALLS,
     upstreamBreakerMinDistinct: values.UPSTREAM_BREAKER_MIN_DISTINCT,
     upstreamBreakerHalfOpenMs: values.UPSTREAM_BREAKER_HALF_OPEN_MS,

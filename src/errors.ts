@@ -1,5 +1,6 @@
 // The closed set of error codes this API answers with, each with every condition that raises it.
-// The README's error table lists the same codes; keep the two in step.
+// The README's error table lists the same codes; keep the two in step. Each code is written here
+// once: the rest of src/ names it through ErrorCode or YogaErrorCode (test/unit/error-code-home.test.ts).
 import { GraphQLError } from 'graphql';
 
 export const ErrorCode = {
@@ -65,10 +66,24 @@ export const ErrorCode = {
 } as const;
 export type ErrorCode = (typeof ErrorCode)[keyof typeof ErrorCode];
 
+/**
+ * Codes that come from Yoga, not from this service, and that the service names: outside the closed
+ * set (the README's table), but written here so that every code has one home.
+ */
+export const YogaErrorCode = {
+  /** Yoga's code for a request that is no GraphQL request; the service gives its own refusals before GraphQL the same one. */
+  BAD_REQUEST: 'BAD_REQUEST',
+  /** Yoga's code for an operationName that picks no operation of its document; recoded BAD_USER_INPUT in error-codes.ts. */
+  OPERATION_RESOLUTION_FAILURE: 'OPERATION_RESOLUTION_FAILURE',
+} as const;
+
 /** Base of every error this API raises on purpose: its message and extensions are safe to show. */
 export abstract class TradegraphError extends GraphQLError {
-  abstract readonly code: ErrorCode;
-  protected constructor(message: string, code: ErrorCode, extensions: Record<string, unknown> = {}) {
+  protected constructor(
+    message: string,
+    readonly code: ErrorCode,
+    extensions: Record<string, unknown> = {},
+  ) {
     super(message, { extensions: { code, ...extensions } });
   }
 }
@@ -84,21 +99,18 @@ export function quoteJson(value: unknown, absent: string): string {
 }
 
 export class BadUserInputError extends TradegraphError {
-  readonly code = ErrorCode.BAD_USER_INPUT;
   constructor(message: string, argumentName?: string) {
     super(message, ErrorCode.BAD_USER_INPUT, argumentName ? { argumentName } : {});
   }
 }
 
 export class UnauthenticatedError extends TradegraphError {
-  readonly code = ErrorCode.UNAUTHENTICATED;
   constructor(message: string) {
     super(message, ErrorCode.UNAUTHENTICATED);
   }
 }
 
 export class ForbiddenError extends TradegraphError {
-  readonly code = ErrorCode.FORBIDDEN;
   constructor(message: string) {
     super(message, ErrorCode.FORBIDDEN);
   }
@@ -106,7 +118,6 @@ export class ForbiddenError extends TradegraphError {
 
 /** The partner API answered HTTP 429. */
 export class RateLimitedError extends TradegraphError {
-  readonly code = ErrorCode.RATE_LIMITED;
   constructor(
     message: string,
     readonly retryAfter: number | undefined,
@@ -117,7 +128,6 @@ export class RateLimitedError extends TradegraphError {
 
 /** The caller's credential has used its RATE_LIMIT_MAX operations of the current window at this service. */
 export class OperationRateLimitedError extends TradegraphError {
-  readonly code = ErrorCode.RATE_LIMITED;
   constructor(max: number, windowMs: number, retryAfterSeconds: number, cost: number) {
     const budget = `${max} units of partner work per ${windowMs / 1000} s`;
     // `http` makes Yoga answer 429 with Retry-After (it strips `http` from what the client sees).
@@ -137,7 +147,6 @@ export class OperationRateLimitedError extends TradegraphError {
  * token) may spend only its share.
  */
 export class UnprovenFeeBudgetError extends TradegraphError {
-  readonly code = ErrorCode.RATE_LIMITED;
   constructor(scope: 'client' | 'total', total: number, share: number, windowMs: number, retryAfterSeconds: number) {
     const spent =
       scope === 'client'
@@ -161,7 +170,6 @@ export interface UpstreamErrorFields {
 }
 
 export class PartnerEnvelopeError extends TradegraphError {
-  readonly code = ErrorCode.UPSTREAM_ERROR;
   constructor(
     operation: string,
     readonly upstream: UpstreamErrorFields,
@@ -176,14 +184,12 @@ export class PartnerEnvelopeError extends TradegraphError {
 }
 
 export class UpstreamBadResponseError extends TradegraphError {
-  readonly code = ErrorCode.UPSTREAM_BAD_RESPONSE;
   constructor(operation: string, reason: string) {
     super(`The partner API answered '${operation}' with a malformed response: ${reason}.`, ErrorCode.UPSTREAM_BAD_RESPONSE);
   }
 }
 
 export class UpstreamUnavailableError extends TradegraphError {
-  readonly code = ErrorCode.UPSTREAM_UNAVAILABLE;
   constructor(
     operation: string,
     reason: string,
@@ -198,7 +204,6 @@ export class UpstreamUnavailableError extends TradegraphError {
 }
 
 export class UpstreamTimeoutError extends TradegraphError {
-  readonly code = ErrorCode.UPSTREAM_TIMEOUT;
   /** `deadline`: the whole operation ran out of time (OPERATION_TIMEOUT_MS), not this one call. */
   constructor(
     operation: string,
@@ -219,7 +224,6 @@ export class UpstreamTimeoutError extends TradegraphError {
  * elsewhere or later, instead of queueing into a timeout. HTTP 503 when it refuses a whole request.
  */
 export class OverloadedError extends TradegraphError {
-  readonly code = ErrorCode.OVERLOADED;
   constructor(
     message: string,
     readonly retryAfter: number,
@@ -229,7 +233,6 @@ export class OverloadedError extends TradegraphError {
 }
 
 export class CsrfHeaderRequiredError extends TradegraphError {
-  readonly code = ErrorCode.CSRF_HEADER_REQUIRED;
   constructor(headerName: string) {
     // HTTP 403: the request is refused before GraphQL parses it, whatever the client accepts.
     super(
@@ -240,7 +243,7 @@ export class CsrfHeaderRequiredError extends TradegraphError {
   }
 }
 
-/** Which limit an operation broke; see docs/limits-and-resilience.md. */
+/** Which limit an operation broke; see docs/operation-limits.md. */
 export type OperationLimit = 'depth' | 'aliases' | 'directives' | 'tokens' | 'cost' | 'bodyBytes' | 'queryBytes' | 'variablesDepth';
 
 /** The limits of the parsed operation; the others (body, query text, variables' nesting) refuse the request. */
@@ -252,7 +255,6 @@ const OPERATION_LIMITS_OF_THE_DOCUMENT: ReadonlySet<OperationLimit> = new Set(['
  * operation rather than fix a value.
  */
 export class OperationLimitError extends TradegraphError {
-  readonly code = ErrorCode.OPERATION_LIMIT_EXCEEDED;
   constructor(
     readonly limit: OperationLimit,
     message: string,
@@ -275,14 +277,12 @@ export class OperationLimitError extends TradegraphError {
  * knows this code: where the service also runs query text, it sends the query again in full.
  */
 export class PersistedQueryNotFoundError extends TradegraphError {
-  readonly code = ErrorCode.PERSISTED_QUERY_NOT_FOUND;
   constructor(documentId: string) {
     super(`'${quote(documentId, 80)}' is not the id of a trusted document of this service.`, ErrorCode.PERSISTED_QUERY_NOT_FOUND);
   }
 }
 
 export class PersistedQueryOnlyError extends TradegraphError {
-  readonly code = ErrorCode.PERSISTED_QUERY_ONLY;
   constructor() {
     super(
       "This service runs only trusted documents: send the 'documentId' (sha256) of a document of its manifest instead of a 'query'.",
@@ -292,7 +292,6 @@ export class PersistedQueryOnlyError extends TradegraphError {
 }
 
 export class IncrementalDeliveryNotAcceptedError extends TradegraphError {
-  readonly code = ErrorCode.INCREMENTAL_DELIVERY_NOT_ACCEPTED;
   constructor() {
     // Refused before execution: answering a deferred operation in one JSON payload would hide that
     // the client asked for the page before its fees.

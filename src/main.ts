@@ -6,11 +6,7 @@ import { checkHost, ConfigError, loadConfig, type Config } from './config.js';
 import { createLogger } from './logger.js';
 import { createTradegraph } from './server.js';
 import type { PartnerSimulator } from './simulator/server.js';
-
-/** How long in-flight requests may take to finish after SIGTERM (or SIGINT, SIGHUP) before connections are cut. */
-const SHUTDOWN_GRACE_MS = 10_000;
-/** How long the spans still buffered at shutdown may take to reach the collector. */
-const TRACING_FLUSH_MS = 3_000;
+import { SHUTDOWN_GRACE_MS, TRACING_FLUSH_MS } from './tunables.js';
 
 async function main(): Promise<void> {
   const config = stopOnConfigError(() => loadConfig(process.env));

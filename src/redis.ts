@@ -6,6 +6,7 @@
 // until a heartbeat is answered again.
 import type { Redis } from 'ioredis';
 import type { Logger } from 'pino';
+import { REDIS_CONNECT_TIMEOUT_MS, REDIS_HEARTBEAT_MS, REDIS_MAX_RECONNECT_DELAY_MS, REDIS_RECONNECT_STEP_MS } from './tunables.js';
 
 export interface SharedRedis {
   /** The client; ioredis is loaded only when REDIS_URL is set, so a single replica never holds it. */
@@ -27,11 +28,6 @@ export interface RedisOptions {
   commandTimeoutMs: number;
 }
 
-const CONNECT_TIMEOUT_MS = 1_000;
-/** How often the connection is asked for a PING, to find a hung Redis and to see one come back. */
-const HEARTBEAT_MS = 1_000;
-/** Reconnection attempts back off to this, and go on for as long as the service runs. */
-const MAX_RECONNECT_DELAY_MS = 2_000;
 /**
  * ioredis's message for a command past `commandTimeout` ("Command timed out"): it has no code,
  * so its wording is what tells a hung Redis from one that refused (docs/decisions/library-departures.md).
@@ -59,9 +55,9 @@ export function connectRedis(url: string, logger: Logger, { commandTimeoutMs }: 
     const connection = new Redis(url, {
       enableOfflineQueue: false,
       commandTimeout: commandTimeoutMs,
-      connectTimeout: CONNECT_TIMEOUT_MS,
+      connectTimeout: REDIS_CONNECT_TIMEOUT_MS,
       maxRetriesPerRequest: 0,
-      retryStrategy: (attempt) => Math.min(attempt * 100, MAX_RECONNECT_DELAY_MS),
+      retryStrategy: (attempt) => Math.min(attempt * REDIS_RECONNECT_STEP_MS, REDIS_MAX_RECONNECT_DELAY_MS),
     });
     connection.on('ready', () => {
       ready = true;
@@ -102,7 +98,7 @@ export function connectRedis(url: string, logger: Logger, { commandTimeoutMs }: 
         answering = true;
         recovered();
       }, missed('the heartbeat PING'));
-  }, HEARTBEAT_MS);
+  }, REDIS_HEARTBEAT_MS);
   heartbeat.unref();
 
   const isUp = () => ready && answering && !closing;

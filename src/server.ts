@@ -24,6 +24,7 @@ import { tradegraphPlugins } from './plugins/index.js';
 import { prepareTrustedDocuments, type TrustedDocuments } from './plugins/trusted-documents.js';
 import { connectRedis, warnIfEvicting, type SharedRedis } from './redis.js';
 import { buildSchema } from './schema.js';
+import { READINESS_CACHE_MS, READINESS_TIMEOUT_MS } from './tunables.js';
 
 type ServiceConfig = Config & { partnerApiUrl: string; partnerOpenApiUrl: string };
 
@@ -58,10 +59,6 @@ export interface NodeServerContext {
   req: IncomingMessage;
   res: ServerResponse;
 }
-
-/** Readiness probes: how long one may take, and how long its answer is reused. */
-const READINESS_TIMEOUT_MS = 2_000;
-const READINESS_CACHE_MS = 2_000;
 
 export function createTradegraph({ config, logger, graphiqlHeaders = {}, schema = buildSchema() }: TradegraphOptions): Tradegraph {
   const metrics = createMetrics();

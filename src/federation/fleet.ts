@@ -17,6 +17,7 @@ import { fileURLToPath } from 'node:url';
 import { createGatewayRuntime } from '@graphql-hive/gateway';
 import getPort from 'get-port';
 import { gatewayConfig } from '../../gateway.config.js';
+import { ErrorCode } from '../errors.js';
 import { composeApiSchema, loadSubgraphSdl } from './compose.js';
 import { PROMETHEUS, PROMETHEUS_READY_LINE, prometheusArgs, ruleFiles } from './prometheus.js';
 import { findRedisServer } from './redis-server.js';
@@ -141,7 +142,7 @@ function startBalancer(replicas: URL[]): Promise<string> {
     );
     upstream.on('error', () => {
       if (!res.headersSent) res.writeHead(502, { 'content-type': 'application/json; charset=utf-8' });
-      res.end(JSON.stringify({ errors: [{ message: `Replica ${target.host} did not answer.`, extensions: { code: 'UPSTREAM_UNAVAILABLE' } }] }));
+      res.end(JSON.stringify({ errors: [{ message: `Replica ${target.host} did not answer.`, extensions: { code: ErrorCode.UPSTREAM_UNAVAILABLE } }] }));
     });
     req.pipe(upstream);
   });

@@ -1,5 +1,5 @@
 // `npm run supergraph [-- --config <file>]`: composes the subgraphs that supergraph.config.json
-// names and writes the supergraph SDL for Hive Gateway (see docs/fleet.md).
+// names and writes the supergraph SDL for Hive Gateway (see docs/gateway-and-federation.md).
 import { parseArgs } from 'node:util';
 import { readSupergraphConfig, SupergraphError, writeSupergraph } from './compose.js';
 

@@ -118,8 +118,8 @@ export type Inventory = Node & {
   /**
    * The items of the inventory, in the partner API's order. Forward paging only, because the
    * partner API pages forward: pass the previous page's `pageInfo.endCursor` as `after`.
-   * Costs 1 (the partner call) plus 1 per item asked for (`first`, 20 when omitted), and what
-   * is asked below `edges` or `nodes` once per item.
+   * Costs 1 (the partner call) plus 1 per item asked for (`first`, its default when omitted), and
+   * what is asked below `edges` or `nodes` once per item.
    */
   items: InventoryItemConnection;
   /** The account id on the game platform, as asked for. */
@@ -644,7 +644,7 @@ export type InventoryResolvers<ContextType = TradegraphContext, ParentType exten
   __resolveReference?: ReferenceResolver<Maybe<ResolversTypes['Inventory']> | FederationReferenceType, FederationReferenceType, ContextType>;
   appId?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
   id?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
-  items?: Resolver<ResolversTypes['InventoryItemConnection'], ParentType, ContextType, Partial<InventoryItemsArgs>>;
+  items?: Resolver<ResolversTypes['InventoryItemConnection'], ParentType, ContextType, RequireFields<InventoryItemsArgs, 'first'>>;
   platformId?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
   totalCount?: Resolver<Maybe<ResolversTypes['Int']>, ParentType, ContextType>;
   __isTypeOf?: IsTypeOfResolverFn<ParentType, ContextType>;

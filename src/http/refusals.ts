@@ -8,9 +8,10 @@ import { STATUS_CODES, type Server } from 'node:http';
 import type { Socket } from 'node:net';
 import { GraphQLError } from 'graphql';
 import type { Plugin } from 'graphql-yoga';
+import { YogaErrorCode } from '../errors.js';
 
 /** The code of every refusal made before GraphQL runs, as Yoga codes its own (405, a bad body). */
-const REFUSAL_CODE = 'BAD_REQUEST';
+const REFUSAL_CODE = YogaErrorCode.BAD_REQUEST;
 
 export function refusalBody(message: string): string {
   return JSON.stringify({ errors: [{ message, extensions: { code: REFUSAL_CODE } }] });

@@ -1,14 +1,16 @@
 // Relay connection paging over the partner API's forward paging (startAssetId, count). The
 // partner document leaves open whether `startAssetId` includes the asset it names and how large
 // `count` may be; the walk below is exact under every reading (no item twice, none skipped).
+import type { GraphQLResolveInfo } from 'graphql';
 import { BadUserInputError, UpstreamBadResponseError } from '../errors.js';
+import { MAX_PAGE_SIZE } from '../tunables.js';
 import type { InventoryPageLoader } from './page-loader.js';
 import { READ_INVENTORY } from '../partner/inventory.js';
 import { decodeItemCursor, encodeItemCursor, inventoryTag, type ItemCursor } from './cursor.js';
 import type { InventoryItemModel, InventoryRef } from './model.js';
 
-export const DEFAULT_PAGE_SIZE = 20;
-export const MAX_PAGE_SIZE = 100;
+// The bound of `first`, for the cost of a page (operation-cost.ts), which imports it from here.
+export { MAX_PAGE_SIZE };
 
 export interface ItemEdge {
   cursor: string;
@@ -67,13 +69,20 @@ export interface ItemsArgs {
   after: ItemCursor | null;
 }
 
+/**
+ * The page size of a `first` left out or null: the SDL's default of the field's `first`
+ * (schema/inventory.graphql), the one place it is stated. GraphQL fills the default in for an
+ * argument left out, and an explicit null means the same here.
+ */
+export function pageSizeOf(first: number | null | undefined, info: Pick<GraphQLResolveInfo, 'parentType' | 'fieldName'>): number {
+  if (first !== null && first !== undefined) return first;
+  const fallback = info.parentType.getFields()[info.fieldName]?.args.find((argument) => argument.name === 'first')?.defaultValue;
+  if (typeof fallback !== 'number') throw new Error(`${info.parentType.name}.${info.fieldName}(first:) has no default in the schema.`);
+  return fallback;
+}
+
 /** Validates `first` and `after` (a cursor of this inventory) before anything is sent upstream. */
-export function parseItemsArgs(
-  inventory: InventoryRef,
-  first: number | null | undefined,
-  after: string | null | undefined,
-): ItemsArgs {
-  const size = first ?? DEFAULT_PAGE_SIZE;
+export function parseItemsArgs(inventory: InventoryRef, size: number, after: string | null | undefined): ItemsArgs {
   if (!Number.isInteger(size) || size < 0 || size > MAX_PAGE_SIZE) {
     throw new BadUserInputError(
       `Argument 'first' must be an integer from 0 to ${MAX_PAGE_SIZE}; got ${size}.`,

@@ -3,7 +3,7 @@
 import { UpstreamBadResponseError } from '../errors.js';
 import type { CallerDomains } from './breaker.js';
 import type { OperationDeadline, PartnerClient } from './client.js';
-import { isRecord } from './envelope.js';
+import { isRecord } from './error-from-response.js';
 import type { TradeInventoryResponseDTO, TradeInventoryItemDTO } from './models.js';
 
 export const READ_INVENTORY = 'readInventory';

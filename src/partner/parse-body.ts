@@ -2,7 +2,7 @@
 // (send.ts), is the common envelope; hands out `data`, or throws the envelope's failure with every
 // secret scrubbed from it.
 import { PartnerEnvelopeError } from '../errors.js';
-import { unwrapEnvelope } from './envelope.js';
+import { unwrapEnvelope } from './error-from-response.js';
 import { redactSecrets } from './redact.js';
 
 /** `secrets` is asked for only when there is a failure to scrub. */

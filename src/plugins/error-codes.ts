@@ -14,7 +14,7 @@
 // an unexpected error there is masked as Yoga masks one anywhere else.
 import { GraphQLError, Kind, getNamedType, isLeafType, isObjectType, type ExecutionResult, type GraphQLSchema } from 'graphql';
 import { maskError, type Plugin } from 'graphql-yoga';
-import { ErrorCode } from '../errors.js';
+import { ErrorCode, YogaErrorCode } from '../errors.js';
 import type { Logger } from 'pino';
 
 export interface ErrorCodesOptions {
@@ -82,8 +82,7 @@ interface StreamPayload extends ExecutionResult {
 
 const isUncoded = (error: GraphQLError) => error.extensions?.code === undefined;
 
-/** Yoga's code for a request whose operationName picks no operation of its document. */
-const YOGA_OPERATION_RESOLUTION_FAILURE = 'OPERATION_RESOLUTION_FAILURE';
+const YOGA_OPERATION_RESOLUTION_FAILURE = YogaErrorCode.OPERATION_RESOLUTION_FAILURE;
 
 function withoutOperationResolutionFailure(error: GraphQLError): GraphQLError {
   if (error.extensions?.code !== YOGA_OPERATION_RESOLUTION_FAILURE) return error;
@@ -146,7 +145,7 @@ function unfitValueError(error: GraphQLError): GraphQLError {
  * The error again, at the same place in the document and the result, with `code`. Without an
  * original error unless one is given: Yoga masks an error whose original is not a GraphQLError.
  */
-function recoded(error: GraphQLError, code: string, message: string, originalError?: Error): GraphQLError {
+function recoded(error: GraphQLError, code: ErrorCode, message: string, originalError?: Error): GraphQLError {
   return new GraphQLError(message, {
     nodes: error.nodes,
     source: error.source,

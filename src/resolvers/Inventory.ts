@@ -3,7 +3,7 @@
 import { encodeGlobalId } from '../inventory/global-id.js';
 import { inventoryOfReference } from '../inventory/references.js';
 import { inPlace } from './references.js';
-import { loadItemConnection, parseItemsArgs } from '../inventory/paging.js';
+import { loadItemConnection, pageSizeOf, parseItemsArgs } from '../inventory/paging.js';
 import type { InventoryResolvers } from '../generated/resolvers-types.js';
 
 export const Inventory: InventoryResolvers = {
@@ -12,7 +12,7 @@ export const Inventory: InventoryResolvers = {
   id: ({ platformId, appId }) => encodeGlobalId({ type: 'Inventory', platformId, appId }),
   totalCount: async (inventory, _args, { loaders }) =>
     (await loaders.inventoryPage.load({ ...inventory, startAssetId: null, count: 0 })).total,
-  items: (inventory, { first, after }, { loaders, pageMaxPartnerCalls }) =>
+  items: (inventory, { first, after }, { loaders, pageMaxPartnerCalls }, info) =>
     // Arguments are checked before the loader is asked: bad input never reaches the partner.
-    loadItemConnection(loaders.inventoryPage, inventory, parseItemsArgs(inventory, first, after), pageMaxPartnerCalls),
+    loadItemConnection(loaders.inventoryPage, inventory, parseItemsArgs(inventory, pageSizeOf(first, info), after), pageMaxPartnerCalls),
 };

@@ -58,7 +58,7 @@ describe('federation subgraph', () => {
     const { sdl } = result.data!._service;
     expect(sdl).toMatch(/node\([^)]*\): Node @cost\(weight: 2\)/);
     expect(sdl).toMatch(/totalCount: Int @cost\(weight: 1\)/);
-    expect(sdl).toMatch(/first: Int @cost\(weight: 1\)/);
+    expect(sdl).toMatch(/first: Int = 20 @cost\(weight: 1\)/);
     expect(sdl).toMatch(
       /\): InventoryItemConnection!\s+@cost\(weight: 1\)\s+@listSize\(slicingArguments: \["first"\], assumedSize: 20, sizedFields: \["edges", "nodes"\], requireOneSlicingArgument: false\)/,
     );

@@ -161,6 +161,12 @@ describe('connection paging', () => {
     expect(result.data.inventory!.items.edges).toHaveLength(20);
   });
 
+  it('reads first: null as the default of 20, as GraphQL fills in a first left out', async () => {
+    const result = await kit().execute(InventoryPageDocument, { platformId: withSize(50), appId: APP_ID, first: null });
+    expectNoGraphQLErrors(result);
+    expect(result.data.inventory!.items.edges).toHaveLength(20);
+  });
+
   it.each([
     [{ first: 101 }, 'first'],
     [{ first: -1 }, 'first'],

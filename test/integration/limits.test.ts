@@ -13,7 +13,7 @@ const MAX_BODY_BYTES = 64 * 1024;
 const withSize = platformIdWithSize;
 
 /**
- * The limits as docs/limits-and-resilience.md states them, written out here rather than read from
+ * The limits as docs/operation-limits.md states them, written out here rather than read from
  * the code: a limit changed in the code alone fails these tests.
  */
 const DOCUMENTED = { tokens: 2000, depth: 10, aliases: 30, directives: 50, cost: 1000, queryBytes: 32 * 1024, variablesDepth: 32, bodyBytes: 1024 * 1024 };
@@ -148,8 +148,8 @@ describe('operation limits', () => {
 });
 
 describe('each documented limit: an operation exactly at it is accepted, one past it refused', () => {
-  it('states the same limits as docs/limits-and-resilience.md', () => {
-    const doc = readFileSync(new URL('../../docs/limits-and-resilience.md', import.meta.url), 'utf8');
+  it('states the same limits as docs/operation-limits.md', () => {
+    const doc = readFileSync(new URL('../../docs/operation-limits.md', import.meta.url), 'utf8');
     const row = (name: string) => new RegExp(`^\\| ${name} \\| ([^|]+) \\|`, 'm').exec(doc)?.[1]?.trim();
     expect({
       tokens: row('Tokens'),

@@ -1,4 +1,4 @@
-// The HTTP status a client sees, as the docs state it (README.md, docs/limits-and-resilience.md,
+// The HTTP status a client sees, as the docs state it (README.md, docs/statuses-and-error-codes.md,
 // docs/clients-and-graphql-over-http.md): a parse or validation error is 200 for a client whose
 // Accept prefers application/json or takes anything (curl, fetch), and 400 for one that prefers
 // application/graphql-response+json (Apollo Client, urql); and every non-2xx answer, whichever

@@ -1,4 +1,4 @@
-// The whole HTTP status table of docs/limits-and-resilience.md, under each Accept it names, against
+// The whole HTTP status table of docs/statuses-and-error-codes.md, under each Accept it names, against
 // the service as `npm start` runs it (development) and as `npm run start:prod` runs the production
 // build with NODE_ENV=production: a row that holds in one mode only fails here.
 import { execFileSync } from 'node:child_process';

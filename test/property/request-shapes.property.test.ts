@@ -1,5 +1,5 @@
 // Property: whatever the HTTP request (method, path, query string, headers, Accept, Content-Type,
-// body), the answer is one the status table of docs/limits-and-resilience.md names, a refusal has a
+// body), the answer is one the status table of docs/statuses-and-error-codes.md names, a refusal has a
 // JSON body with a code of the closed set, a 405 says what is allowed, and the rows the table fixes
 // by method and media type hold.
 import fc from 'fast-check';

@@ -1,4 +1,4 @@
-// The HTTP status table of docs/limits-and-resilience.md as data: one row per kind of refusal, the
+// The HTTP status table of docs/statuses-and-error-codes.md as data: one row per kind of refusal, the
 // request that provokes it, and the status it gets under each Accept the table names. A test runs
 // the whole table against a service process (the development sources and the production build).
 

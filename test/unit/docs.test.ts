@@ -1,5 +1,6 @@
-// The documentation stays a reference that holds: README.md within 12 KB, every relative link in it
-// and in docs/ resolving (anchors included), every `npm run` script the docs name existing, and the
+// The documentation stays a reference that holds: README.md within 12 KB, each page of docs/ within
+// 16 KB (a page longer than that is two readers' questions, and wants splitting by them), every
+// relative link in it and in docs/ resolving (anchors included), every `npm run` script the docs name existing, and the
 // README's layout section listing exactly the folders under src/ and naming every file at its root.
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
@@ -63,6 +64,15 @@ describe('README.md', () => {
   });
 });
 
+/** A page of docs/ at most, read as README's 12 KB is: in bytes, KB as thousands. */
+const DOCS_PAGE_MAX_BYTES = 16_000;
+
+describe('docs/', () => {
+  it.each(DOCS.filter((file) => file !== README).map(name))('%s is a page of at most 16 KB, read as 16,000 bytes', (page) => {
+    expect(statSync(join(ROOT, page)).size).toBeLessThanOrEqual(DOCS_PAGE_MAX_BYTES);
+  });
+});
+
 describe.each(DOCS.map((file) => [name(file), file] as const))('%s', (_name, file) => {
   it('has relative links that resolve, anchors included', () => {
     const broken = linksIn(file)
@@ -88,6 +98,12 @@ it('checks every page under docs/', () => {
     expect.arrayContaining([
       'docs/paging-and-fees.md',
       'docs/limits-and-resilience.md',
+      'docs/operation-limits.md',
+      'docs/statuses-and-error-codes.md',
+      'docs/timeouts-and-retries.md',
+      'docs/fleet.md',
+      'docs/gateway-and-federation.md',
+      'docs/decisions/heap-limit.md',
       'docs/observability.md',
       'docs/clients-and-graphql-over-http.md',
       'docs/simulator.md',

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { ErrorCode, PartnerEnvelopeError, type TradegraphError } from '../../src/errors.js';
-import { unwrapEnvelope } from '../../src/partner/envelope.js';
+import { unwrapEnvelope } from '../../src/partner/error-from-response.js';
 import { parseInventoryPage } from '../../src/partner/inventory.js';
 import { parseListingFeeResults } from '../../src/partner/listing-fee.js';
 import { redactSecrets } from '../../src/partner/redact.js';

@@ -23,7 +23,7 @@ const CLOSED_SET = Object.values(ErrorCode).sort();
 
 describe.each([
   ['README.md', '## Errors'],
-  ['docs/limits-and-resilience.md', '## Error codes in detail'],
+  ['docs/statuses-and-error-codes.md', '## Error codes in detail'],
 ])('the error table of %s', (path, heading) => {
   const rows = codeRows(read(path), heading);
 

@@ -4,7 +4,7 @@
 // simulator's item are checked against the same tables.
 import { describe, expect, expectTypeOf, it } from 'vitest';
 import { PartnerEnvelopeError } from '../../src/errors.js';
-import { unwrapEnvelope } from '../../src/partner/envelope.js';
+import { unwrapEnvelope } from '../../src/partner/error-from-response.js';
 import { READ_INVENTORY, parseInventoryPage } from '../../src/partner/inventory.js';
 import { CALCULATE_LISTING_FEE, parseListingFeeResults } from '../../src/partner/listing-fee.js';
 import type {
