@@ -6,6 +6,7 @@ import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { ruleFiles } from '../../src/federation/prometheus.js';
+import { anchorsOf } from '../support/markdown.js';
 import { promtool } from '../support/prometheus.js';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
@@ -31,14 +32,6 @@ function rulesIn(file: string): { alerts: { name: string; runbook: string | unde
 function casesIn(file: string): { alertname: string; firing: boolean }[] {
   return [...read(file).matchAll(/alertname: (\S+)\n\s+exp_alerts:( \[\])?/g)].map((match) => ({ alertname: match[1]!, firing: match[2] === undefined }));
 }
-
-/** GitHub's anchor for a heading, as test/unit/docs.test.ts computes it. */
-const anchorOf = (heading: string) =>
-  heading
-    .trim()
-    .toLowerCase()
-    .replace(/[^\p{L}\p{N}\s_-]/gu, '')
-    .replace(/\s/g, '-');
 
 describe('the Prometheus rules of ops/prometheus/', () => {
   it('pass promtool check rules, and every rule of them is one this suite reads', () => {
@@ -73,7 +66,7 @@ describe('the Prometheus rules of ops/prometheus/', () => {
   });
 
   it("each alert's runbook_url is a section of docs/operations.md", () => {
-    const anchors = [...read(join(ROOT, 'docs/operations.md')).matchAll(/^#{1,6} (.+)$/gm)].map((match) => anchorOf(match[1]!));
+    const anchors = anchorsOf(read(join(ROOT, 'docs/operations.md')));
     const alerts = RULE_FILES.flatMap((file) => rulesIn(file).alerts.map((alert) => ({ ...alert, file: relative(ROOT, file) })));
     const broken = alerts.filter(({ name, runbook }) => runbook !== `docs/operations.md#${name.toLowerCase()}` || !anchors.includes(name.toLowerCase()));
     expect(broken).toEqual([]);

@@ -6,6 +6,7 @@ import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
+import { anchorsOf } from '../support/markdown.js';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const README = join(ROOT, 'README.md');
@@ -21,14 +22,7 @@ function markdownUnder(dir: string): string[] {
 const DOCS = [README, ...markdownUnder(join(ROOT, 'docs'))];
 const name = (file: string) => relative(ROOT, file);
 
-/** GitHub's anchor for a heading: lower case, punctuation dropped, spaces as hyphens. */
-const anchorOf = (heading: string) =>
-  heading
-    .trim()
-    .toLowerCase()
-    .replace(/[^\p{L}\p{N}\s_-]/gu, '')
-    .replace(/\s/g, '-');
-const anchorsIn = (file: string) => [...read(file).matchAll(/^#{1,6} (.+)$/gm)].map((match) => anchorOf(match[1]!));
+const anchorsIn = (file: string) => anchorsOf(read(file));
 
 /** Markdown links outside code: `[text](target)`, with the target's path and anchor. */
 function linksIn(file: string): Array<{ target: string; path: string; anchor: string | null }> {
