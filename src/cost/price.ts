@@ -38,15 +38,7 @@ import {
   type OperationDefinitionNode,
   type SelectionSetNode,
 } from 'graphql';
-import { MAX_PAGE_SIZE } from '../inventory/paging.js';
-import { MAX_LISTING_FEE_ITEMS } from '../listing-fee/input.js';
-
-/**
- * The largest slice any list of the schema answers (a page of items, a batch of listing fees). A
- * larger slicing argument is refused by its resolver before any partner call, so it is priced at
- * this bound rather than refused here as too expensive.
- */
-const MAX_SLICE = Math.max(MAX_PAGE_SIZE, MAX_LISTING_FEE_ITEMS);
+import { APP_KEY_FIELDS, ENTITIES_FIELD, ENTITY_PRICED_AS, MAX_SLICE } from './policy.js';
 
 /**
  * What an operation will cost, as its plan works it out under one request's variables: `cost` in
@@ -59,15 +51,6 @@ export interface OperationPrice {
   /** The part of `cost` spent with the merchant's app-key alone (APP_KEY_FIELDS), whoever the caller is. */
   appKeyCost: number;
 }
-
-/**
- * The fields whose partner calls are made with the merchant's app-key alone, the caller's token
- * unchecked by the partner (the fee mutation): a rate limit keys their part of the cost by what
- * the partner has accepted, not by a token anyone can make up. An item's `listingFee` is not one:
- * an item exists only once the partner has answered a read made with the caller's token, which
- * accepts it, so its fees are a proven caller's. test/unit/prices.test.ts finds the fee resolvers.
- */
-export const APP_KEY_FIELDS: ReadonlySet<string> = new Set(['Mutation.calculateListingFee']);
 
 /**
  * A part of an operation's price as a function of its variables: `size` is the size of the list
@@ -366,16 +349,13 @@ function elementsAt(value: unknown, path: readonly string[]): number {
   return typeof value === 'object' ? elementsAt((value as Record<string, unknown>)[path[0]!], path.slice(1)) : 0;
 }
 
-/** The federation entity fetch the subgraph library adds to Query; the SDL cannot annotate it. */
-const ENTITIES_FIELD = '_entities';
-
 /**
- * `_entities(representations:)`: each representation resolves a global id as `Query.node` does
- * (an `InventoryItem` by reading it from the partner), so each is priced at `Query.node`'s weight,
- * plus what is asked of it. Every fragment is counted for every representation (an upper bound).
+ * `_entities(representations:)`: each representation is priced at the weight of the Query field
+ * policy.ts names (ENTITY_PRICED_AS), plus what is asked of it. Every fragment is counted for
+ * every representation (an upper bound).
  */
 function entitiesPrice(compile: Compile, field: GraphQLField<unknown, unknown>, node: FieldNode): Price {
-  const nodeField = compile.schema.getQueryType()?.getFields().node;
+  const nodeField = compile.schema.getQueryType()?.getFields()[ENTITY_PRICED_AS];
   const weight = nodeField && !compile.appKeyOnly ? pricesOf(compile.schema, nodeField).weight : 0;
   const childType = getNamedType(field.type);
   const children =
