@@ -1,10 +1,6 @@
-// The one HTTP client of the partner API, one instance per upstream base. A call runs through
-// small hooks, after Apollo's RESTDataSource: send (send.ts: URL, headers, one attempt, the body
-// read as JSON under its cap), parse the body (parse-body.ts: the envelope) and the error from the
-// response (error-from-response.ts). Around them: one call shared by concurrent identical calls
-// (coalesce.ts), a bounded wait for one of the facade's own connections, retries of idempotent
-// calls, and a circuit breaker fed one outcome per call (breaker.ts). Observers (metrics, logs,
-// tracing) hear of each call; none is imported here.
+// The one HTTP client of the partner API, one instance per upstream base, in small steps after
+// Apollo's RESTDataSource (see PartnerClient). Observers (metrics, logs, tracing) hear of each
+// call; none is imported here.
 import { hash } from 'node:crypto';
 import { Pool } from 'undici';
 import { ExponentialBackoff, handleWhen, retry, type RetryPolicy } from 'cockatiel';
@@ -20,7 +16,7 @@ import {
 import { InFlightCalls, WaiterLeft, type StartedCall } from './coalesce.js';
 import type { PartnerCallEvent, PartnerCallInfo, PartnerCallObserver } from './observer.js';
 import { parseBody } from './parse-body.js';
-import { CallAbort, pathAndQuery, sendAttempt } from './send.js';
+import { CallAbort, pathAndQuery, sendAttempt, type AttemptResponse } from './send.js';
 
 export interface PartnerClientOptions {
   /** The upstream base, e.g. https://partner.example/api-prefix (a path prefix is kept). */
@@ -81,6 +77,25 @@ export interface PartnerCall {
   requestId?: string;
 }
 
+/**
+ * A partner call runs through these steps, in this order, each a protected method a subclass may
+ * override, as RESTDataSource's are:
+ *
+ * 1. `resolveURL`: the path below the base and the query string (send.ts).
+ * 2. `refusalBeforeSending`: an open circuit, or a caller out of time or gone, is answered at once.
+ * 3. `cacheKeyFor`: what identifies the call's answer; an identical call in flight is joined.
+ * 4. `willSendRequest`: the headers every attempt sends (observers add theirs as the call starts).
+ * 5. `fetch`: one attempt over the pool, its body read as JSON under its cap (send.ts).
+ * 6. `didEncounterError`: a failure to get an answer, as a typed error (error-from-response.ts).
+ * 7. `errorFromResponse`: a status other than 200, as a typed error (error-from-response.ts).
+ * 8. `parseBody`: the envelope's `data`, or its failure (parse-body.ts).
+ * 9. `errorFromCall`: the one typed error the whole call answers when it fails.
+ *
+ * Around steps 5 to 8, the upstream policies: one call shared by concurrent identical calls
+ * (coalesce.ts), a bounded wait for one of the facade's own connections (connection-slots.ts), the
+ * timeout at the partner (send.ts), a circuit breaker fed one outcome per call (breaker.ts) and
+ * retries of idempotent calls.
+ */
 export class PartnerClient {
   private readonly pool: Pool;
   private readonly origin: string;
@@ -124,7 +139,7 @@ export class PartnerClient {
    * credential) waits for that one's answer instead of being sent (coalesce.ts).
    */
   async call(call: PartnerCall): Promise<unknown> {
-    const url = pathAndQuery(this.pathPrefix, call.segments, call.query);
+    const url = this.resolveURL(call);
     const info: PartnerCallInfo = {
       operation: call.operation,
       method: call.method,
@@ -140,7 +155,7 @@ export class PartnerClient {
       throw refused.error;
     }
     const body = call.body === undefined ? undefined : JSON.stringify(call.body);
-    const key = callKey(call.method, url.pathAndQuery, call.headers, body);
+    const key = this.cacheKeyFor(call, url.pathAndQuery, body);
     try {
       return await this.inFlight.run(
         key,
@@ -159,8 +174,13 @@ export class PartnerClient {
     }
   }
 
-  /** Why a call is answered before it is sent or joins one: an open circuit, or a caller out of time or gone. */
-  private refusalBeforeSending(call: PartnerCall): { error: TradegraphError; outcome: PartnerCallEvent['outcome'] } | undefined {
+  /** Step 1: the path below the base (without its query, for observers) and with it. */
+  protected resolveURL(call: PartnerCall): { path: string; pathAndQuery: string } {
+    return pathAndQuery(this.pathPrefix, call.segments, call.query);
+  }
+
+  /** Step 2: why a call is answered before it is sent or joins one: an open circuit, or a caller out of time or gone. */
+  protected refusalBeforeSending(call: PartnerCall): { error: TradegraphError; outcome: PartnerCallEvent['outcome'] } | undefined {
     const refusedFor = this.circuit.refusal();
     if (refusedFor !== undefined) {
       const error = circuitOpen(call.operation, refusedFor);
@@ -172,6 +192,52 @@ export class PartnerClient {
     }
     if (call.signal?.aborted) return { error: clientClosed(call.operation), outcome: 'cancelled' };
     return undefined;
+  }
+
+  /**
+   * Step 3: what identifies a call's answer, as a digest: the access token rides in the query and
+   * the merchant key in a header, so two credentials never share a key, and the key holds neither.
+   */
+  protected cacheKeyFor(call: PartnerCall, pathAndQuery: string, body: string | undefined): string {
+    let text = `${call.method} ${pathAndQuery}\n`;
+    if (call.headers) for (const name of Object.keys(call.headers).sort()) text += `${name.toLowerCase()}: ${call.headers[name]}\n`;
+    if (body !== undefined) text += `\n${body}`;
+    return hash('sha256', text, 'base64');
+  }
+
+  /** Step 4: the headers every attempt of the call sends, before observers add theirs. */
+  protected willSendRequest(call: PartnerCall): Record<string, string> {
+    const headers: Record<string, string> = { accept: 'application/json', ...call.headers };
+    if (call.requestId) headers['x-request-id'] = call.requestId;
+    return headers;
+  }
+
+  /** Step 5: one attempt over the pool; throws what undici throws, or UPSTREAM_BAD_RESPONSE for a body over its cap or not JSON. */
+  protected fetch(call: PartnerCall, pathAndQuery: string, headers: Record<string, string>, body: string | undefined, signal: AbortSignal): Promise<AttemptResponse> {
+    return sendAttempt(this.pool, {
+      operation: call.operation,
+      method: call.method,
+      pathAndQuery,
+      headers,
+      body,
+      signal,
+      maxResponseBytes: call.maxResponseBytes,
+    });
+  }
+
+  /** Step 6: a failure to get an answer (timeout, deadline, departure, connection), as a typed error. */
+  protected didEncounterError(call: PartnerCall, error: unknown, abort: CallAbort): Error {
+    return errorFromRequestFailure(call.operation, error, abort, this.limits(call));
+  }
+
+  /** Step 7: a status other than 200, as a typed error (a RetryableFailure when another attempt may help). */
+  protected errorFromResponse(call: PartnerCall, response: AttemptResponse): Error {
+    return errorFromStatus(call.operation, response.status, response.headers);
+  }
+
+  /** Step 8: a 200 body, the envelope, as its `data`; its failure with every secret scrubbed. */
+  protected parseBody(call: PartnerCall, json: unknown): unknown {
+    return parseBody(call.operation, json, () => [...(call.secrets ?? []), ...(this.options.secrets ?? [])]);
   }
 
   /**
@@ -203,21 +269,13 @@ export class PartnerClient {
       report.attempts += 1;
       let response;
       try {
-        response = await sendAttempt(this.pool, {
-          operation: call.operation,
-          method: call.method,
-          pathAndQuery: url.pathAndQuery,
-          headers,
-          body,
-          signal: abort.signal,
-          maxResponseBytes: call.maxResponseBytes,
-        });
+        response = await this.fetch(call, url.pathAndQuery, headers, body, abort.signal);
       } catch (error) {
-        throw errorFromRequestFailure(call.operation, error, abort, this.limits(call));
+        throw this.didEncounterError(call, error, abort);
       }
       report.httpStatus = response.status;
-      if (response.status !== 200) throw errorFromStatus(call.operation, response.status, response.headers);
-      return parseBody(call.operation, response.json, () => [...(call.secrets ?? []), ...(this.options.secrets ?? [])]);
+      if (response.status !== 200) throw this.errorFromResponse(call, response);
+      return this.parseBody(call, response.json);
     };
     try {
       // Waiting for a connection is the facade's own saturation: outside the breaker, never counted,
@@ -232,7 +290,7 @@ export class PartnerClient {
       report.finish('ok');
       return data;
     } catch (caught) {
-      const { error, unexpected } = this.toTradegraphError(call, caught, abort);
+      const { error, unexpected } = this.errorFromCall(call, caught, abort);
       // A caller that left is not a partner outage: it must not page anyone through logs or metrics.
       report.finish(abort.clientGone ? 'cancelled' : (error.code as ErrorCode), error, unexpected);
       throw error;
@@ -245,8 +303,7 @@ export class PartnerClient {
   /** Tells the observers of a call as it starts (in the caller's async context), and as it ends. */
   private observe(call: PartnerCall, info: PartnerCallInfo, path: string): CallReport {
     const started = performance.now();
-    const headers: Record<string, string> = { accept: 'application/json', ...call.headers };
-    if (call.requestId) headers['x-request-id'] = call.requestId;
+    const headers = this.willSendRequest(call);
     const endListeners = this.observers.map((observer) => observer.callStarted?.(info, headers));
     const report: CallReport = {
       headers,
@@ -301,8 +358,8 @@ export class PartnerClient {
     return { timeoutMs: this.options.timeoutMs, deadlineMs: call.deadline?.ms ?? this.options.timeoutMs };
   }
 
-  /** The typed error a failed call answers; `unexpected` describes a failure of the client itself. */
-  private toTradegraphError(
+  /** Step 9: the typed error a failed call answers; `unexpected` describes a failure of the client itself. */
+  protected errorFromCall(
     call: PartnerCall,
     caught: unknown,
     abort: CallAbort,
@@ -330,17 +387,6 @@ function describeUnexpected(caught: unknown): string {
   const name = caught instanceof Error ? caught.name : typeof caught;
   const code = (caught as { code?: unknown } | null)?.code;
   return typeof code === 'string' ? `${name} ${code}` : name;
-}
-
-/**
- * What identifies a call's answer, as a digest: the access token rides in the query and the
- * merchant key in a header, so two credentials never share a key, and the key holds neither.
- */
-function callKey(method: string, pathAndQuery: string, headers: Record<string, string> | undefined, body: string | undefined): string {
-  let text = `${method} ${pathAndQuery}\n`;
-  if (headers) for (const name of Object.keys(headers).sort()) text += `${name.toLowerCase()}: ${headers[name]}\n`;
-  if (body !== undefined) text += `\n${body}`;
-  return hash('sha256', text, 'base64');
 }
 
 /** One call's report to its observers, filled in as it goes. */
