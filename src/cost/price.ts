@@ -92,13 +92,8 @@ const plans = new WeakMap<GraphQLSchema, WeakMap<DocumentNode, Map<string, Price
  * The cost of one operation of a valid document under the given (raw) variables; null when the
  * scalar variables it reads do not coerce (execution refuses those before any resolver runs).
  */
-export function operationCost(
-  schema: GraphQLSchema,
-  document: DocumentNode,
-  operationName: string | null | undefined,
-  rawVariables: Record<string, unknown> | null | undefined,
-): number | null {
-  return operationPrice(schema, document, operationName, rawVariables)?.cost ?? null;
+export function operationCost(...operation: Parameters<typeof operationPrice>): number | null {
+  return operationPrice(...operation)?.cost ?? null;
 }
 
 /** The cost and the entity representations of one operation; null as for operationCost. */
