@@ -190,7 +190,13 @@ export class PartnerClient {
   }
 
   /** Step 5: one attempt over the pool; throws what undici throws, or UPSTREAM_BAD_RESPONSE for a body over its cap or not JSON. */
-  protected fetch(call: PartnerCall, pathAndQuery: string, headers: Record<string, string>, body: string | undefined, signal: AbortSignal): Promise<AttemptResponse> {
+  protected fetch(
+    call: PartnerCall,
+    pathAndQuery: string,
+    headers: Record<string, string>,
+    body: string | undefined,
+    signal: AbortSignal,
+  ): Promise<AttemptResponse> {
     return sendAttempt(this.pool, {
       operation: call.operation,
       method: call.method,
