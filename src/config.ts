@@ -207,7 +207,7 @@ export interface Config {
   responseCacheRedisUrl: string | null;
   /** A Redis command's deadline; one missed marks Redis down until it answers again. */
   redisCommandTimeoutMs: number;
-  /** Units of partner work (operation-cost.ts) per credential per window; null (RATE_LIMIT_MAX=0, the default) means no limit. */
+  /** Units of partner work (cost/price.ts) per credential per window; null (RATE_LIMIT_MAX=0, the default) means no limit. */
   rateLimit: RateLimitConfig | null;
 }
 

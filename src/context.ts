@@ -8,7 +8,7 @@ import { UnauthenticatedError } from './errors.js';
 import { createInventoryPageLoader, type InventoryPageLoader } from './inventory/page-loader.js';
 import { createListingFeeLoader, type ListingFeeLoader } from './listing-fee/fee-loader.js';
 import type { OperationDeadline, PartnerApi } from './partner/index.js';
-import { requestCostOf, type RequestCost } from './request-cost.js';
+import { requestCostOf, type RequestCost } from './cost/request-cost.js';
 
 export interface Loaders {
   inventoryPage: InventoryPageLoader;

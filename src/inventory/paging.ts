@@ -9,9 +9,6 @@ import { READ_INVENTORY } from '../partner/inventory.js';
 import { decodeItemCursor, encodeItemCursor, inventoryTag, type ItemCursor } from './cursor.js';
 import type { InventoryItemModel, InventoryRef } from './model.js';
 
-// The bound of `first`, for the cost of a page (operation-cost.ts), which imports it from here.
-export { MAX_PAGE_SIZE };
-
 export interface ItemEdge {
   cursor: string;
   node: InventoryItemModel;

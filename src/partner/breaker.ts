@@ -16,15 +16,9 @@ import {
   type CircuitBreakerPolicy,
   type IBreaker,
 } from 'cockatiel';
+import { UpstreamUnavailableError } from '../errors.js';
+import type { FaultDomains, UpstreamCall, UpstreamPolicy } from './call.js';
 import { isOutage, isUnreachable } from './error-from-response.js';
-
-/**
- * What a call's outcome is attributed to, by dimension: `{ inventory: '730/7656…', caller: '…' }`.
- * A dimension seen failing in the window must show `minimumDistinct` values before the circuit opens.
- * A value may be given as a function, called only when a failure is noted: a digest that only a
- * failure needs is then not worked out for every successful call.
- */
-export type FaultDomains = Readonly<Record<string, string | (() => string | Promise<string>)>>;
 
 /**
  * Who a call is made for, as the breaker and the connection slots count it: `fault` is the caller's
@@ -199,6 +193,30 @@ export class PartnerCircuit {
       }
     });
   }
+}
+
+/**
+ * The breaker as an upstream policy: a call that finds the circuit open (it may have opened while
+ * the call waited for a connection) is refused at once; otherwise the call, its retries included,
+ * is one outcome for the breaker, attributed to the call's fault domains.
+ */
+export function circuitBreakerPolicy<Call extends UpstreamCall>(circuit: PartnerCircuit): UpstreamPolicy<Call> {
+  return {
+    wrap: (next) => async (upstream) => {
+      const refusedFor = circuit.refusal();
+      if (refusedFor !== undefined) throw circuitOpen(upstream.call.operation, refusedFor);
+      return circuit.execute(upstream.call.faultDomains ?? {}, () => next(upstream));
+    },
+  };
+}
+
+/** The refusal of a call while the circuit is open, with the seconds until its next probe. */
+export function circuitOpen(operation: string, retryAfter: number): UpstreamUnavailableError {
+  return new UpstreamUnavailableError(
+    operation,
+    `its circuit is open after failures across many callers; the next probe is in ${retryAfter} s`,
+    retryAfter,
+  );
 }
 
 export const isBrokenCircuit = (error: unknown): boolean =>

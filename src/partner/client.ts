@@ -1,26 +1,25 @@
-// The one HTTP client of the partner API, one instance per upstream base. A call runs through
-// small hooks, after Apollo's RESTDataSource: send (send.ts: URL, headers, one attempt, the body
-// read as JSON under its cap), parse the body (parse-body.ts: the envelope) and the error from the
-// response (error-from-response.ts). Around them: one call shared by concurrent identical calls
-// (coalesce.ts), a bounded wait for one of the facade's own connections, retries of idempotent
-// calls, and a circuit breaker fed one outcome per call (breaker.ts). Observers (metrics, logs,
-// tracing) hear of each call; none is imported here.
+// The one HTTP client of the partner API, one instance per upstream base, in small steps after
+// Apollo's RESTDataSource (see PartnerClient). Observers (metrics, logs, tracing) hear of each
+// call; none is imported here.
 import { hash } from 'node:crypto';
 import { Pool } from 'undici';
-import { ExponentialBackoff, handleWhen, retry, type RetryPolicy } from 'cockatiel';
 import { OverloadedError, TradegraphError, UpstreamTimeoutError, UpstreamUnavailableError, type ErrorCode } from '../errors.js';
-import { PartnerCircuit, isBrokenCircuit, type CircuitOptions, type FaultDomains } from './breaker.js';
-import { ConnectionSlots } from './connection-slots.js';
+import { PartnerCircuit, circuitBreakerPolicy, circuitOpen, isBrokenCircuit, type CircuitOptions } from './breaker.js';
+import { CallAbort } from './call-abort.js';
+import { composeUpstream, type PartnerCall, type SendUpstream, type UpstreamCall } from './call.js';
+import { coalescingPolicy, WaiterLeft } from './coalesce.js';
+import { ConnectionSlots, connectionSlotPolicy } from './connection-slots.js';
 import {
   ClientGoneError,
   RetryableFailure,
   errorFromRequestFailure,
   errorFromStatus,
 } from './error-from-response.js';
-import { InFlightCalls, WaiterLeft, type StartedCall } from './coalesce.js';
 import type { PartnerCallEvent, PartnerCallInfo, PartnerCallObserver } from './observer.js';
 import { parseBody } from './parse-body.js';
-import { CallAbort, pathAndQuery, sendAttempt } from './send.js';
+import { retryPolicy } from './retry.js';
+import { pathAndQuery, sendAttempt, type AttemptResponse } from './send.js';
+import { timeoutPolicy } from './timeout.js';
 
 export interface PartnerClientOptions {
   /** The upstream base, e.g. https://partner.example/api-prefix (a path prefix is kept). */
@@ -39,58 +38,34 @@ export interface PartnerClientOptions {
   secrets?: readonly string[];
 }
 
-/** The whole operation's deadline, shared by every partner call it makes. */
-export interface OperationDeadline {
-  /** When it passes, on `performance.now()`'s clock. */
-  at: number;
-  /** Its length, for the error message. */
-  ms: number;
-}
-
-export interface PartnerCall {
-  /** A short name for logs, metrics and error messages, e.g. 'readInventory'. */
-  operation: string;
-  method: 'GET' | 'POST';
-  /** Path segments below the base; each is percent-encoded when the URL is built. */
-  segments: readonly (string | number)[];
-  /** Query parameters; undefined values are left out. */
-  query?: Record<string, string | number | undefined>;
-  headers?: Record<string, string>;
-  body?: unknown;
-  /** Idempotent calls are retried on connection errors and 502/503/504. */
-  idempotent: boolean;
-  /** Values that must never reach a log or an error (tokens, keys); scrubbed from upstream errors. */
-  secrets?: readonly string[];
-  /** What an outage of this call is attributed to (see breaker.ts). */
-  faultDomains?: FaultDomains;
-  /**
-   * What this call's connection counts against, e.g. `['inventory 730/7656…', 'caller …']`: each
-   * may hold at most `connectionsPerDomain` of the connections (connection-slots.ts).
-   */
-  connectionDomains?: readonly string[];
-  /** The most bytes this call's answer can honestly need. */
-  maxResponseBytes: number;
-  /**
-   * Fires when the client that asked for the call goes away: it stops waiting, and the call is
-   * aborted once no other caller waits for it either (coalesce.ts).
-   */
-  signal?: AbortSignal;
-  /** The same for the operation's deadline. */
-  deadline?: OperationDeadline;
-  /** Sent as x-request-id: a call shared by several operations carries the first one's. */
-  requestId?: string;
-}
-
+/**
+ * A partner call runs through these steps, in this order, each a protected method a subclass may
+ * override, as RESTDataSource's are:
+ *
+ * 1. `resolveURL`: the path below the base and the query string (send.ts).
+ * 2. `refusalBeforeSending`: an open circuit, or a caller out of time or gone, is answered at once.
+ * 3. `cacheKeyFor`: what identifies the call's answer; an identical call in flight is joined.
+ * 4. `willSendRequest`: the headers every attempt sends (observers add theirs as the call starts).
+ * 5. `fetch`: one attempt over the pool, its body read as JSON under its cap (send.ts).
+ * 6. `didEncounterError`: a failure to get an answer, as a typed error (error-from-response.ts).
+ * 7. `errorFromResponse`: a status other than 200, as a typed error (error-from-response.ts).
+ * 8. `parseBody`: the envelope's `data`, or its failure (parse-body.ts).
+ * 9. `errorFromCall`: the one typed error the whole call answers when it fails.
+ *
+ * From step 3 on, the call passes the upstream policies, each a module of its own, composed in the
+ * constructor's one list, outermost first: coalescing (coalesce.ts); the client's report to its
+ * observers, where step 4 runs and step 9 types the error; a connection slot
+ * (connection-slots.ts); the timeout at the partner (timeout.ts); the breaker (breaker.ts); the
+ * retries (retry.ts). Steps 5 to 8 are one attempt, inside them all.
+ */
 export class PartnerClient {
   private readonly pool: Pool;
   private readonly origin: string;
   private readonly pathPrefix: string;
   private readonly circuit: PartnerCircuit;
-  private readonly retryPolicy: RetryPolicy;
-  private readonly slots: ConnectionSlots;
   private readonly observers: readonly PartnerCallObserver[];
-  /** The calls in flight, each shared by every identical call made meanwhile. */
-  private readonly inFlight = new InFlightCalls();
+  /** A call through every upstream policy to its attempts. */
+  private readonly sendUpstream: SendUpstream<ClientCall>;
 
   constructor(private readonly options: PartnerClientOptions) {
     const base = new URL(options.baseUrl);
@@ -98,7 +73,7 @@ export class PartnerClient {
     this.pathPrefix = base.pathname.replace(/\/+$/, '');
     this.observers = options.observers ?? [];
     // One slot per pool connection: a call holding a slot never queues inside the pool.
-    this.slots = new ConnectionSlots(
+    const slots = new ConnectionSlots(
       options.connections,
       options.connectionWaitMs,
       options.connectionsPerDomain ?? Math.max(1, Math.floor(options.connections / 4)),
@@ -109,12 +84,25 @@ export class PartnerClient {
       connect: { timeout: options.timeoutMs },
     });
     this.circuit = new PartnerCircuit(options.circuit);
-    this.retryPolicy = retry(
-      handleWhen((error) => error instanceof RetryableFailure),
-      {
-        maxAttempts: options.maxRetries,
-        backoff: new ExponentialBackoff({ initialDelay: 50, maxDelay: 400 }),
-      },
+    // The upstream policies, outermost first: the order a call passes through them.
+    this.sendUpstream = composeUpstream<ClientCall>(
+      [
+        // An identical call in flight is joined, not sent: the rest runs once for all its callers.
+        coalescingPolicy((upstream) => {
+          for (const observer of this.observers) observer.callCoalesced?.(upstream.info);
+        }),
+        // The client's own: observers hear of the call as it starts and ends; its error is typed.
+        { wrap: (next) => (upstream) => this.reported(upstream, next) },
+        // Waiting for a connection is the facade's own saturation: OVERLOADED, outside the
+        // timeout and the breaker, never counted toward the circuit.
+        connectionSlotPolicy(slots),
+        // The time at the partner only, one clock for every attempt.
+        timeoutPolicy(),
+        // Refused while open; one outcome per call, its retries included.
+        circuitBreakerPolicy(this.circuit),
+        retryPolicy(options.maxRetries),
+      ],
+      (upstream) => this.attempt(upstream),
     );
   }
 
@@ -124,7 +112,7 @@ export class PartnerClient {
    * credential) waits for that one's answer instead of being sent (coalesce.ts).
    */
   async call(call: PartnerCall): Promise<unknown> {
-    const url = pathAndQuery(this.pathPrefix, call.segments, call.query);
+    const url = this.resolveURL(call);
     const info: PartnerCallInfo = {
       operation: call.operation,
       method: call.method,
@@ -136,20 +124,24 @@ export class PartnerClient {
     // or out of time sends nothing and joins nothing.
     const refused = this.refusalBeforeSending(call);
     if (refused !== undefined) {
-      this.observe(call, info, url.path).finish(refused.outcome, refused.error);
+      this.observe(call, info, this.willSendRequest(call), NOTHING_SENT).finish(refused.outcome, refused.error);
       throw refused.error;
     }
     const body = call.body === undefined ? undefined : JSON.stringify(call.body);
-    const key = callKey(call.method, url.pathAndQuery, call.headers, body);
+    // The abort of the call sent for this caller: a call that joins one in flight leaves its own unused.
+    const upstream: ClientCall = {
+      call,
+      info,
+      key: this.cacheKeyFor(call, url.pathAndQuery, body),
+      abort: new CallAbort(this.options.timeoutMs, undefined),
+      pathAndQuery: url.pathAndQuery,
+      body,
+      headers: {},
+      attempts: 0,
+      httpStatus: undefined,
+    };
     try {
-      return await this.inFlight.run(
-        key,
-        { signal: call.signal, deadlineAt: call.deadline?.at },
-        () => this.start(call, info, url, body),
-        () => {
-          for (const observer of this.observers) observer.callCoalesced?.(info);
-        },
-      );
+      return await this.sendUpstream(upstream);
     } catch (caught) {
       if (!(caught instanceof WaiterLeft)) throw caught;
       if (caught.departure === 'clientGone') throw clientClosed(call.operation);
@@ -159,8 +151,13 @@ export class PartnerClient {
     }
   }
 
-  /** Why a call is answered before it is sent or joins one: an open circuit, or a caller out of time or gone. */
-  private refusalBeforeSending(call: PartnerCall): { error: TradegraphError; outcome: PartnerCallEvent['outcome'] } | undefined {
+  /** Step 1: the path below the base (without its query, for observers) and with it. */
+  protected resolveURL(call: PartnerCall): { path: string; pathAndQuery: string } {
+    return pathAndQuery(this.pathPrefix, call.segments, call.query);
+  }
+
+  /** Step 2: why a call is answered before it is sent or joins one: an open circuit, or a caller out of time or gone. */
+  protected refusalBeforeSending(call: PartnerCall): { error: TradegraphError; outcome: PartnerCallEvent['outcome'] } | undefined {
     const refusedFor = this.circuit.refusal();
     if (refusedFor !== undefined) {
       const error = circuitOpen(call.operation, refusedFor);
@@ -175,93 +172,109 @@ export class PartnerClient {
   }
 
   /**
-   * Sends the call that `call`'s waiters share. Its own abort: the timeout at the partner, and
-   * the departure of its last waiter (InFlightCalls abandons it then); no one caller's client or
-   * deadline cuts it for the others.
+   * Step 3: what identifies a call's answer, as a digest: the access token rides in the query and
+   * the merchant key in a header, so two credentials never share a key, and the key holds neither.
    */
-  private start(call: PartnerCall, info: PartnerCallInfo, url: { path: string; pathAndQuery: string }, body: string | undefined): StartedCall<unknown> {
-    const abort = new CallAbort(this.options.timeoutMs, undefined);
-    return {
-      result: this.send(call, info, url, body, abort),
-      abandon: (departure) => abort.abandon(departure),
-      atPartner: () => abort.reachedPartner,
-    };
+  protected cacheKeyFor(call: PartnerCall, pathAndQuery: string, body: string | undefined): string {
+    let text = `${call.method} ${pathAndQuery}\n`;
+    if (call.headers) for (const name of Object.keys(call.headers).sort()) text += `${name.toLowerCase()}: ${call.headers[name]}\n`;
+    if (body !== undefined) text += `\n${body}`;
+    return hash('sha256', text, 'base64');
   }
 
-  private async send(
+  /** Step 4: the headers every attempt of the call sends, before observers add theirs. */
+  protected willSendRequest(call: PartnerCall): Record<string, string> {
+    const headers: Record<string, string> = { accept: 'application/json', ...call.headers };
+    if (call.requestId) headers['x-request-id'] = call.requestId;
+    return headers;
+  }
+
+  /** Step 5: one attempt over the pool; throws what undici throws, or UPSTREAM_BAD_RESPONSE for a body over its cap or not JSON. */
+  protected fetch(
     call: PartnerCall,
-    info: PartnerCallInfo,
-    url: { path: string; pathAndQuery: string },
+    pathAndQuery: string,
+    headers: Record<string, string>,
     body: string | undefined,
-    abort: CallAbort,
-  ): Promise<unknown> {
-    const report = this.observe(call, info, url.path);
-    const { headers } = report;
-    let release: (() => void) | undefined;
-    if (body !== undefined) headers['content-type'] = 'application/json';
-    const attempt = async (): Promise<unknown> => {
-      report.attempts += 1;
-      let response;
-      try {
-        response = await sendAttempt(this.pool, {
-          operation: call.operation,
-          method: call.method,
-          pathAndQuery: url.pathAndQuery,
-          headers,
-          body,
-          signal: abort.signal,
-          maxResponseBytes: call.maxResponseBytes,
-        });
-      } catch (error) {
-        throw errorFromRequestFailure(call.operation, error, abort, this.limits(call));
-      }
-      report.httpStatus = response.status;
-      if (response.status !== 200) throw errorFromStatus(call.operation, response.status, response.headers);
-      return parseBody(call.operation, response.json, () => [...(call.secrets ?? []), ...(this.options.secrets ?? [])]);
-    };
+    signal: AbortSignal,
+  ): Promise<AttemptResponse> {
+    return sendAttempt(this.pool, {
+      operation: call.operation,
+      method: call.method,
+      pathAndQuery,
+      headers,
+      body,
+      signal,
+      maxResponseBytes: call.maxResponseBytes,
+    });
+  }
+
+  /** Step 6: a failure to get an answer (timeout, deadline, departure, connection), as a typed error. */
+  protected didEncounterError(call: PartnerCall, error: unknown, abort: CallAbort): Error {
+    return errorFromRequestFailure(call.operation, error, abort, this.limits(call));
+  }
+
+  /** Step 7: a status other than 200, as a typed error (a RetryableFailure when another attempt may help). */
+  protected errorFromResponse(call: PartnerCall, response: AttemptResponse): Error {
+    return errorFromStatus(call.operation, response.status, response.headers);
+  }
+
+  /** Step 8: a 200 body, the envelope, as its `data`; its failure with every secret scrubbed. */
+  protected parseBody(call: PartnerCall, json: unknown): unknown {
+    return parseBody(call.operation, json, () => [...(call.secrets ?? []), ...(this.options.secrets ?? [])]);
+  }
+
+  /**
+   * The call that its callers share, as its observers hear of it: as it starts (in the first
+   * caller's async context, with the headers every attempt sends) and as it ends, with the one
+   * typed error it answers (errorFromCall).
+   */
+  private async reported(upstream: ClientCall, next: SendUpstream<ClientCall>): Promise<unknown> {
+    const { call, abort } = upstream;
+    upstream.headers = this.willSendRequest(call);
+    const report = this.observe(call, upstream.info, upstream.headers, upstream);
+    if (upstream.body !== undefined) upstream.headers['content-type'] = 'application/json';
     try {
-      // Waiting for a connection is the facade's own saturation: outside the breaker, never counted,
-      // and out of time there it is OVERLOADED; the timeout counts the time at the partner only.
-      release = await this.slots.acquire(abort.signal, call.connectionDomains);
-      abort.atPartner();
-      const stillRefusedFor = this.circuit.refusal();
-      if (stillRefusedFor !== undefined) throw circuitOpen(call.operation, stillRefusedFor);
-      const data = await this.circuit.execute(call.faultDomains ?? {}, () =>
-        call.idempotent ? this.retryPolicy.execute(attempt, abort.signal) : attempt(),
-      );
+      const data = await next(upstream);
       report.finish('ok');
       return data;
     } catch (caught) {
-      const { error, unexpected } = this.toTradegraphError(call, caught, abort);
+      const { error, unexpected } = this.errorFromCall(call, caught, abort);
       // A caller that left is not a partner outage: it must not page anyone through logs or metrics.
       report.finish(abort.clientGone ? 'cancelled' : (error.code as ErrorCode), error, unexpected);
       throw error;
-    } finally {
-      release?.();
-      abort.dispose();
     }
   }
 
+  /** One attempt, inside every upstream policy: steps 5 to 8. */
+  private async attempt(upstream: ClientCall): Promise<unknown> {
+    const { call, abort } = upstream;
+    upstream.attempts += 1;
+    let response;
+    try {
+      response = await this.fetch(call, upstream.pathAndQuery, upstream.headers, upstream.body, abort.signal);
+    } catch (error) {
+      throw this.didEncounterError(call, error, abort);
+    }
+    upstream.httpStatus = response.status;
+    if (response.status !== 200) throw this.errorFromResponse(call, response);
+    return this.parseBody(call, response.json);
+  }
+
   /** Tells the observers of a call as it starts (in the caller's async context), and as it ends. */
-  private observe(call: PartnerCall, info: PartnerCallInfo, path: string): CallReport {
+  private observe(call: PartnerCall, info: PartnerCallInfo, headers: Record<string, string>, progress: CallProgress): CallReport {
     const started = performance.now();
-    const headers: Record<string, string> = { accept: 'application/json', ...call.headers };
-    if (call.requestId) headers['x-request-id'] = call.requestId;
     const endListeners = this.observers.map((observer) => observer.callStarted?.(info, headers));
-    const report: CallReport = {
-      headers,
-      attempts: 0,
-      httpStatus: undefined,
+    return {
       finish: (outcome, error, unexpected) => {
         const event: PartnerCallEvent = {
           operation: call.operation,
           method: call.method,
-          path,
+          path: info.path,
           requestId: call.requestId,
           outcome,
-          httpStatus: report.httpStatus,
+          httpStatus: progress.httpStatus,
           durationMs: performance.now() - started,
-          attempts: report.attempts,
+          attempts: progress.attempts,
         };
         if (unexpected) event.unexpected = unexpected;
         if (error && 'upstream' in error) event.upstreamErrorCode = (error.upstream as { errorCode?: unknown }).errorCode;
@@ -269,7 +282,6 @@ export class PartnerClient {
         for (const observer of this.observers) observer.callEnded?.(event);
       },
     };
-    return report;
   }
 
   async close(): Promise<void> {
@@ -301,8 +313,8 @@ export class PartnerClient {
     return { timeoutMs: this.options.timeoutMs, deadlineMs: call.deadline?.ms ?? this.options.timeoutMs };
   }
 
-  /** The typed error a failed call answers; `unexpected` describes a failure of the client itself. */
-  private toTradegraphError(
+  /** Step 9: the typed error a failed call answers; `unexpected` describes a failure of the client itself. */
+  protected errorFromCall(
     call: PartnerCall,
     caught: unknown,
     abort: CallAbort,
@@ -332,23 +344,26 @@ function describeUnexpected(caught: unknown): string {
   return typeof code === 'string' ? `${name} ${code}` : name;
 }
 
-/**
- * What identifies a call's answer, as a digest: the access token rides in the query and the
- * merchant key in a header, so two credentials never share a key, and the key holds neither.
- */
-function callKey(method: string, pathAndQuery: string, headers: Record<string, string> | undefined, body: string | undefined): string {
-  let text = `${method} ${pathAndQuery}\n`;
-  if (headers) for (const name of Object.keys(headers).sort()) text += `${name.toLowerCase()}: ${headers[name]}\n`;
-  if (body !== undefined) text += `\n${body}`;
-  return hash('sha256', text, 'base64');
+/** What a call's observers hear at its end of its attempts. */
+interface CallProgress {
+  /** Attempts sent to the partner. */
+  attempts: number;
+  /** The last attempt's HTTP status. */
+  httpStatus: number | undefined;
 }
 
-/** One call's report to its observers, filled in as it goes. */
-interface CallReport {
-  /** The headers every attempt sends (observers add theirs as the call starts). */
+const NOTHING_SENT: CallProgress = { attempts: 0, httpStatus: undefined };
+
+/** A call as the client sends it: what the upstream policies read, and what its attempts need. */
+interface ClientCall extends UpstreamCall, CallProgress {
+  pathAndQuery: string;
+  body: string | undefined;
+  /** The headers every attempt sends, set as the call starts (observers add theirs then). */
   headers: Record<string, string>;
-  attempts: number;
-  httpStatus: number | undefined;
+}
+
+/** One call's report to its observers. */
+interface CallReport {
   finish(outcome: PartnerCallEvent['outcome'], error?: TradegraphError, unexpected?: string): void;
 }
 
@@ -356,11 +371,3 @@ const CONNECTION_WAIT_PAST_DEADLINE =
   "No connection to the partner API came free for this call before the operation's deadline; retry shortly.";
 
 const clientClosed = (operation: string) => new UpstreamUnavailableError(operation, 'the client closed the request');
-
-function circuitOpen(operation: string, retryAfter: number): UpstreamUnavailableError {
-  return new UpstreamUnavailableError(
-    operation,
-    `its circuit is open after failures across many callers; the next probe is in ${retryAfter} s`,
-    retryAfter,
-  );
-}

@@ -4,6 +4,7 @@
 // client gone, its operation's deadline passed) stops waiting alone, and the call goes on for the
 // others; only when every waiter has left is the call abandoned, so that nobody's connection is
 // held for an answer nobody will read. Keys are digests (client.ts): no token is held here.
+import type { UpstreamCall, UpstreamPolicy } from './call.js';
 
 /** Why a waiter stopped waiting: its client went away, or its operation's deadline passed. */
 export type Departure = 'clientGone' | 'deadline';
@@ -116,4 +117,26 @@ export class InFlightCalls {
       );
     });
   }
+}
+
+/**
+ * Coalescing as an upstream policy, the outermost: a call whose key is in flight waits for that
+ * call's answer (`joined` is told) instead of going on; the first goes on for all of them, and
+ * its abort is abandoned once every one has left.
+ */
+export function coalescingPolicy<Call extends UpstreamCall>(joined?: (upstream: Call) => void): UpstreamPolicy<Call> {
+  const inFlight = new InFlightCalls();
+  return {
+    wrap: (next) => (upstream) =>
+      inFlight.run(
+        upstream.key,
+        { signal: upstream.call.signal, deadlineAt: upstream.call.deadline?.at },
+        () => ({
+          result: next(upstream),
+          abandon: (departure) => upstream.abort.abandon(departure),
+          atPartner: () => upstream.abort.reachedPartner,
+        }),
+        joined && (() => joined(upstream)),
+      ),
+  };
 }

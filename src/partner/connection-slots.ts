@@ -5,6 +5,7 @@
 // Each call names its fault domains (its inventory, its caller), and one domain holds at most a
 // share of the connections: one inventory's hung calls cannot take every connection from the rest.
 import { OverloadedError } from '../errors.js';
+import type { UpstreamCall, UpstreamPolicy } from './call.js';
 
 interface Waiter {
   domains: readonly string[];
@@ -109,4 +110,23 @@ export class ConnectionSlots {
     }
     this.waiters.length = kept;
   }
+}
+
+/**
+ * The connection slots as an upstream policy: a call holds one of `slots` from before it reaches
+ * the pool until it settles, against its connection domains. The wait is the facade's own
+ * saturation, so this policy goes outside the timeout and the breaker: it neither runs the clock
+ * at the partner nor counts toward the circuit.
+ */
+export function connectionSlotPolicy<Call extends UpstreamCall>(slots: ConnectionSlots): UpstreamPolicy<Call> {
+  return {
+    wrap: (next) => async (upstream) => {
+      const release = await slots.acquire(upstream.abort.signal, upstream.call.connectionDomains);
+      try {
+        return await next(upstream);
+      } finally {
+        release();
+      }
+    },
+  };
 }

@@ -107,5 +107,5 @@ export class PartnerApi {
   }
 }
 
-export type { OperationDeadline } from './client.js';
+export type { OperationDeadline } from './call.js';
 export type { PartnerCallEvent, PartnerCallInfo, PartnerCallObserver, UpstreamProbeResult } from './observer.js';

@@ -2,7 +2,8 @@
 // GET {base_url}/api/user/v2/{platformId}/{appId}?startAssetId&count&access_token
 import { UpstreamBadResponseError } from '../errors.js';
 import type { CallerDomains } from './breaker.js';
-import type { OperationDeadline, PartnerClient } from './client.js';
+import type { OperationDeadline } from './call.js';
+import type { PartnerClient } from './client.js';
 import { isRecord } from './error-from-response.js';
 import type { TradeInventoryResponseDTO, TradeInventoryItemDTO } from './models.js';
 

@@ -2,7 +2,8 @@
 // POST {open_api_url}/merchant/sale/v1/calculate with { dataList }, the merchant key as `app-key`.
 import { UpstreamBadResponseError } from '../errors.js';
 import type { CallerDomains } from './breaker.js';
-import type { OperationDeadline, PartnerClient } from './client.js';
+import type { OperationDeadline } from './call.js';
+import type { PartnerClient } from './client.js';
 import { isRecord } from './error-from-response.js';
 import type { ListingFeeRequestItemDTO, ListingFeeResultDTO } from './models.js';
 

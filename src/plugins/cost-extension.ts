@@ -7,8 +7,8 @@
 import { isAsyncIterable, mapAsyncIterator, type Plugin } from 'graphql-yoga';
 import type { ExecutionResult } from 'graphql';
 import type { TradegraphContext } from '../context.js';
-import { requestCostOf, type RequestCost } from '../request-cost.js';
-import { operationPrice } from './operation-cost.js';
+import { requestCostOf, type RequestCost } from '../cost/request-cost.js';
+import { operationPrice } from '../cost/price.js';
 import { servedFromResponseCache } from './response-cache.js';
 
 /** `extensions.cost` as clients read it. */

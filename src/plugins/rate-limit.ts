@@ -1,5 +1,5 @@
 // Rate limits: a budget of RATE_LIMIT_MAX units of partner work per RATE_LIMIT_WINDOW_MS, the
-// units of the cost plan (operation-cost.ts), so an operation spends what it may cost the partner
+// units of the cost plan (cost/price.ts), so an operation spends what it may cost the partner
 // rather than one. Checked as execution starts (the price needs the document and its variables),
 // before any partner call; an answer from the response cache spends one unit as it is answered.
 // Reads spend the caller's own budget; the fee mutation, made with the merchant's app-key alone
@@ -19,8 +19,8 @@ import { credentialKeyOf } from '../credentials.js';
 import { OperationRateLimitedError, UnprovenFeeBudgetError } from '../errors.js';
 import type { AcceptedCredentials } from '../partner/accepted-credentials.js';
 import type { SharedRedis } from '../redis.js';
-import { requestCostOf, type ThrottleStatus } from '../request-cost.js';
-import { operationPrice } from './operation-cost.js';
+import { requestCostOf, type ThrottleStatus } from '../cost/request-cost.js';
+import { operationPrice } from '../cost/price.js';
 import { servedFromResponseCache } from './response-cache.js';
 
 export interface RateLimitOptions extends RateLimitConfig {

@@ -6,7 +6,7 @@ import { Kind, type DocumentNode, type GraphQLSchema } from 'graphql';
 import type { GraphQLParams, Plugin, YogaServerInstance } from 'graphql-yoga';
 import { ConfigError, documentHashOf, type TrustedDocumentsManifest } from '../config.js';
 import { PersistedQueryNotFoundError, PersistedQueryOnlyError } from '../errors.js';
-import { operationCost } from './operation-cost.js';
+import { operationCost } from '../cost/price.js';
 
 /** Parsed, validated documents by their bare hex sha256; filled once at start by prepareTrustedDocuments. */
 export type TrustedDocuments = Map<string, DocumentNode>;

@@ -5,7 +5,7 @@
 // @defer stream carries the cost on its first payload and the work done on its last.
 import { print } from 'graphql';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { operationCost } from '../../src/plugins/operation-cost.js';
+import { operationCost } from '../../src/cost/price.js';
 import { buildSchema } from '../../src/schema.js';
 import { DEMO_APP_ID, DEMO_PLATFORM_ID, platformIdWithSize } from '../../src/simulator/data.js';
 import { CalculateListingFeeDocument, InventoryPageDocument, InventoryWithDeferredFeesDocument } from '../generated/graphql.js';

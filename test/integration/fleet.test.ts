@@ -4,7 +4,7 @@
 // itself once Redis is back.
 import { print } from 'graphql';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { operationCost } from '../../src/plugins/operation-cost.js';
+import { operationCost } from '../../src/cost/price.js';
 import { buildSchema } from '../../src/schema.js';
 import { platformIdWithSize } from '../../src/simulator/data.js';
 import { InventoryPageDocument } from '../generated/graphql.js';

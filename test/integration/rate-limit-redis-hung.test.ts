@@ -5,7 +5,7 @@
 // so the heartbeat finds such a hang only after the command that met it. So too for the refund of
 // a refused operation's spend.
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
-import { operationCost } from '../../src/plugins/operation-cost.js';
+import { operationCost } from '../../src/cost/price.js';
 import { buildSchema } from '../../src/schema.js';
 import { platformIdWithSize } from '../../src/simulator/data.js';
 import { InventoryTotalDocument } from '../generated/graphql.js';

@@ -8,7 +8,7 @@
 import { print } from 'graphql';
 import { afterAll, describe, expect, it } from 'vitest';
 import { platformIdWithSize } from '../../src/simulator/data.js';
-import { operationCost } from '../../src/plugins/operation-cost.js';
+import { operationCost } from '../../src/cost/price.js';
 import { buildSchema } from '../../src/schema.js';
 import { CalculateListingFeeDocument, InventoryPageDocument, InventoryTotalDocument, InventoryWithFeesDocument } from '../generated/graphql.js';
 import { closeClientAddresses, feeFrom, newUsersDuringAFeeFlood, postFrom } from '../support/client-addresses.js';

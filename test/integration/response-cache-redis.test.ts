@@ -11,7 +11,7 @@ import { print } from 'graphql';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { REDIS_KEY_PREFIX } from '../../src/plugins/response-cache.js';
-import { operationCost } from '../../src/plugins/operation-cost.js';
+import { operationCost } from '../../src/cost/price.js';
 import { buildSchema } from '../../src/schema.js';
 import { platformIdWithSize } from '../../src/simulator/data.js';
 import { InventoryItemsFullDocument, InventoryTotalDocument } from '../generated/graphql.js';

@@ -2,7 +2,7 @@
 // deadline, the client leaving) aborts it, and the signal says which; a deadline already passed
 // aborts the call before it is sent; the timeout's clock starts once the call is at the partner.
 import { describe, expect, it } from 'vitest';
-import { CallAbort } from '../../src/partner/send.js';
+import { CallAbort } from '../../src/partner/call-abort.js';
 
 const aborted = (abort: CallAbort) =>
   new Promise<void>((resolve) => {

@@ -2,7 +2,7 @@
 // fragments and @skip/@include.
 import { parse } from 'graphql';
 import { describe, expect, it } from 'vitest';
-import { operationCost, operationPrice } from '../../src/plugins/operation-cost.js';
+import { operationCost, operationPrice } from '../../src/cost/price.js';
 import { buildSchema } from '../../src/schema.js';
 
 const schema = buildSchema();

@@ -16,7 +16,8 @@ import {
 import { describe, expect, it } from 'vitest';
 import { encodeGlobalId } from '../../src/inventory/global-id.js';
 import { ITEM_INVENTORY, toInventoryRef } from '../../src/inventory/model.js';
-import { APP_KEY_FIELDS, pricesOf } from '../../src/plugins/operation-cost.js';
+import { APP_KEY_FIELDS } from '../../src/cost/policy.js';
+import { pricesOf } from '../../src/cost/price.js';
 import { resolvers } from '../../src/resolvers/index.js';
 import { buildSchema, loadTypeDefs } from '../../src/schema.js';
 

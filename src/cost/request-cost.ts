@@ -1,4 +1,4 @@
-// What one request's operation costs, in the units of the cost plan (plugins/operation-cost.ts):
+// What one request's operation costs, in the units of the cost plan (cost/price.ts):
 // its price, the partner work its calls actually did, and the caller's budget as the rate limit
 // left it. One record per HTTP request (batching is off: one operation each), written by the
 // plugins and the request's loaders (context.ts), and read back into the answer's extensions.cost.
