@@ -1,0 +1,84 @@
+// `npm run bench:gate`: CI's performance regression gate. Counts instructions per request of
+// scenario (a) under valgrind's callgrind (test/bench/instructions.sh) for the facade and for the
+// Yoga floor, and fails when the facade's count over the floor's rises more than the budget's
+// tolerance over the ratio committed in test/bench/instruction-budget.json. A count does not move
+// with the machine's load as req/s and CPU time do, and the ratio to the floor cancels what Node,
+// Yoga and graphql-jit cost, so what it catches is the service's own code growing.
+// Prints one line; exits 0 (within budget), 1 (over it) or 2 (the count could not be taken).
+import { execFileSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
+
+const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
+export const BUDGET_FILE = join(ROOT, 'test/bench/instruction-budget.json');
+
+export interface InstructionBudget {
+  scenario: string;
+  /** The facade's instructions per request over the floor's, as last accepted. */
+  ratio: number;
+  /** How far above `ratio` the gate lets a count go, as a fraction (0.05: 5 %). */
+  tolerance: number;
+  /** Why the ratio is what it is: the change that set it, in a sentence. */
+  reason: string;
+}
+
+export interface GateVerdict {
+  pass: boolean;
+  ratio: number;
+  limit: number;
+  line: string;
+}
+
+/** The gate's decision and its one line, from the two counts and the committed budget. */
+export function gateVerdict(counts: { facade: number; floor: number }, budget: InstructionBudget): GateVerdict {
+  if (!(counts.facade > 0 && counts.floor > 0)) throw new Error(`instruction counts must be positive: ${JSON.stringify(counts)}`);
+  const ratio = counts.facade / counts.floor;
+  const limit = budget.ratio * (1 + budget.tolerance);
+  const pass = ratio <= limit;
+  const thousands = (n: number) => Math.round(n).toLocaleString('en-US');
+  const line =
+    `bench:gate ${pass ? 'PASS' : 'FAIL'}: (${budget.scenario}) facade/floor instructions per request ${ratio.toFixed(3)} ` +
+    `(facade ${thousands(counts.facade)}, floor ${thousands(counts.floor)}); budget ${budget.ratio.toFixed(3)} + ${Math.round(budget.tolerance * 100)} % = ${limit.toFixed(3)}` +
+    (pass ? '' : ` — the facade's own code costs more per request; if that is meant, raise test/bench/instruction-budget.json with the reason`);
+  return { pass, ratio, limit, line };
+}
+
+/** Instructions per request, from instructions.sh's result line. */
+export function countOf(output: string, target: string): number {
+  const match = new RegExp(`^${target}.*: (\\d+) instructions per request`, 'm').exec(output);
+  if (!match) throw new Error(`no count for ${target} in:\n${output.slice(-2000)}`);
+  return Number(match[1]);
+}
+
+function count(target: 'facade' | 'floor', scenario: string, requests: number, port: number): number {
+  const output = execFileSync('bash', [join(ROOT, 'test/bench/instructions.sh'), target, String(requests)], {
+    cwd: ROOT,
+    encoding: 'utf8',
+    env: { ...process.env, SCENARIO: scenario, SIMULATOR_PORT: String(port) },
+    stdio: ['ignore', 'pipe', 'pipe'],
+    // Valgrind's Node is slow, more so on a busy machine; a stuck run must not hang CI.
+    timeout: 10 * 60_000,
+  });
+  return countOf(output, target);
+}
+
+if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
+  const { values } = parseArgs({ options: { requests: { type: 'string', default: '300' }, port: { type: 'string', default: '4981' } } });
+  const budget = JSON.parse(readFileSync(BUDGET_FILE, 'utf8')) as InstructionBudget;
+  try {
+    execFileSync('npm', ['run', '--silent', 'build'], { cwd: ROOT, stdio: ['ignore', 'ignore', 'inherit'] });
+    const requests = Number(values.requests);
+    const port = Number(values.port);
+    const counts = { facade: count('facade', budget.scenario, requests, port), floor: count('floor', budget.scenario, requests, port + 10) };
+    const verdict = gateVerdict(counts, budget);
+    console.log(verdict.line);
+    process.exit(verdict.pass ? 0 : 1);
+  } catch (error) {
+    const detail = error as { stderr?: string; message?: string };
+    console.error(detail.stderr || detail.message || error);
+    console.log(`bench:gate ERROR: the instruction counts of (${budget.scenario}) could not be taken (see above)`);
+    process.exit(2);
+  }
+}
