@@ -5,7 +5,8 @@
 // with the machine's load as req/s and CPU time do, and the ratio to the floor cancels what Node,
 // Yoga and graphql-jit cost, so what it catches is the service's own code growing.
 // Prints one line; exits 0 (within budget), 1 (over it) or 2 (the count could not be taken).
-import { execFileSync } from 'node:child_process';
+import { execFile, execFileSync } from 'node:child_process';
+import { promisify } from 'node:util';
 import { readFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -52,26 +53,29 @@ export function countOf(output: string, target: string): number {
   return Number(match[1]);
 }
 
-function count(target: 'facade' | 'floor', scenario: string, requests: number, port: number): number {
-  const output = execFileSync('bash', [join(ROOT, 'test/bench/instructions.sh'), target, String(requests)], {
+/** Counts one target; the two run at once, each on its own ports (a count does not depend on the other's load). */
+async function count(target: 'facade' | 'floor', scenario: string, requests: number, port: number): Promise<number> {
+  const { stdout } = await promisify(execFile)('bash', [join(ROOT, 'test/bench/instructions.sh'), target, String(requests)], {
     cwd: ROOT,
     encoding: 'utf8',
     env: { ...process.env, SCENARIO: scenario, SIMULATOR_PORT: String(port) },
-    stdio: ['ignore', 'pipe', 'pipe'],
-    // Valgrind's Node is slow, more so on a busy machine; a stuck run must not hang CI.
-    timeout: 10 * 60_000,
+    // Valgrind's Node is slow, and far slower on a busy machine; a stuck run must not hang CI.
+    timeout: 20 * 60_000,
+    killSignal: 'SIGTERM',
+    maxBuffer: 16 * 2 ** 20,
   });
-  return countOf(output, target);
+  return countOf(stdout, target);
 }
 
-if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
+async function main(): Promise<void> {
   const { values } = parseArgs({ options: { requests: { type: 'string', default: '300' }, port: { type: 'string', default: '4981' } } });
   const budget = JSON.parse(readFileSync(BUDGET_FILE, 'utf8')) as InstructionBudget;
   try {
     execFileSync('npm', ['run', '--silent', 'build'], { cwd: ROOT, stdio: ['ignore', 'ignore', 'inherit'] });
     const requests = Number(values.requests);
     const port = Number(values.port);
-    const counts = { facade: count('facade', budget.scenario, requests, port), floor: count('floor', budget.scenario, requests, port + 10) };
+    const [facade, floor] = await Promise.all([count('facade', budget.scenario, requests, port), count('floor', budget.scenario, requests, port + 10)]);
+    const counts = { facade, floor };
     const verdict = gateVerdict(counts, budget);
     console.log(verdict.line);
     process.exit(verdict.pass ? 0 : 1);
@@ -82,3 +86,5 @@ if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.ur
     process.exit(2);
   }
 }
+
+if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) void main();

@@ -28,6 +28,8 @@ SIMULATOR_PORT=${SIMULATOR_PORT:-4981}
 TARGET_PORT=$((SIMULATOR_PORT + 1))
 OUT=$(mktemp -d)
 trap 'kill $(jobs -p) 2>/dev/null || true; rm -rf "$OUT"' EXIT
+# A timeout's SIGTERM (bench:gate) exits through the EXIT trap, so that no counted process outlives it.
+trap 'exit 143' TERM INT
 # As in the bench: the facade knows (a)'s query as a trusted document (scenario ad), and a scenario
 # with an environment of its own (f: the response cache) gets it.
 node --import tsx -e "import('./test/bench/scenarios.ts').then((m) => console.log(JSON.stringify(m.trustedDocumentsManifest())))" >"$OUT/manifest.json"

@@ -479,10 +479,16 @@ async function main(): Promise<void> {
         `expect about ${minutes(expectedS)} (rounds alone ${minutes(roundsS)})`,
     );
     const benchStarted = Date.now();
+    let warmupsDone = 0;
+    let roundsStarted = 0;
     let roundsDone = 0;
     const progress = (what: string) => {
       const elapsedS = (Date.now() - benchStarted) / 1000;
-      const leftS = roundsDone === 0 ? expectedS - elapsedS : ((targetRounds - roundsDone) * elapsedS) / roundsDone;
+      // From the pace so far: the warm-ups' until the rounds start, then the rounds' own.
+      const leftS =
+        roundsDone === 0
+          ? ((warmups - warmupsDone) * elapsedS) / Math.max(1, warmupsDone) + roundsS
+          : ((targetRounds - roundsDone) * (Date.now() - roundsStarted)) / 1000 / roundsDone;
       console.log(`  [${minutes(elapsedS)} elapsed, ${roundsDone}/${targetRounds} rounds, about ${minutes(Math.max(0, leftS))} left] ${what}`);
     };
 
@@ -493,12 +499,14 @@ async function main(): Promise<void> {
       await simulatorLatency(scenario.simulatorLatencyMs ?? 0);
       for (const target of targetsOf(scenario)) {
         await drive(target.child.url, requestsOf(target, scenario), scenario.connections, { amount: WARMUP_REQUESTS });
+        warmupsDone += 1;
       }
       progress(`warmed up (${scenario.id})`);
     }
     await simulatorLatency(0);
 
     const results = [];
+    roundsStarted = Date.now();
     for (const scenario of scenarios) {
       const scenarioTargets = targetsOf(scenario);
       const scenarioFacade = facadeOf(scenario);
