@@ -11,14 +11,14 @@ describe('bench:gate', () => {
     const verdict = gateVerdict({ facade: 1_155_000, floor: 1_000_000 }, budget);
     expect(verdict.pass).toBe(true);
     expect(verdict.line).toBe(
-      'bench:gate PASS: (a) facade/floor instructions per request 1.155 (facade 1,155,000, floor 1,000,000); budget 1.100 + 5 % = 1.155',
+      'bench:gate PASS: (a) facade/floor instructions per request, less compiler and GC, 1.155 (facade 1,155,000, floor 1,000,000); budget 1.100 + 5 % = 1.155',
     );
   });
 
   it('fails a ratio more than 5 % over the budget', () => {
     const verdict = gateVerdict({ facade: 1_156_000, floor: 1_000_000 }, budget);
     expect(verdict.pass).toBe(false);
-    expect(verdict.line).toMatch(/^bench:gate FAIL: \(a\) facade\/floor instructions per request 1\.156 .* = 1\.155 — /);
+    expect(verdict.line).toMatch(/^bench:gate FAIL: \(a\) facade\/floor instructions per request, less compiler and GC, 1\.156 .* = 1\.155 — /);
     expect(verdict.line).not.toContain('\n');
   });
 
@@ -27,10 +27,13 @@ describe('bench:gate', () => {
     expect(() => gateVerdict({ facade: Number.NaN, floor: 1_000_000 }, budget)).toThrow(/positive/);
   });
 
-  it("reads the count of instructions.sh's result line", () => {
-    const output = 'floor (a): 2846932 instructions per request (300 requests answered after 3000)\n{"x":1}\n';
-    expect(countOf(output, 'floor')).toBe(2_846_932);
+  it("reads the count less compiler and GC from instructions.sh's output", () => {
+    const output =
+      'floor (a): 2846932 instructions per request (300 requests answered after 3000)\n' +
+      '{"instructionsPerRequest":2846933,"withoutCompilerAndGc":2639057,"byCategory":{"compiler":191808,"gc":16067}}\n';
+    expect(countOf(output, 'floor')).toBe(2_639_057);
     expect(() => countOf(output, 'facade')).toThrow(/no count for facade/);
+    expect(() => countOf('floor (a): 1 instructions per request\n', 'floor')).toThrow(/no count for floor/);
   });
 
   it('has a committed budget with its reason', () => {
