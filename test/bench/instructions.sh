@@ -63,8 +63,8 @@ else
   ENTRY=dist/main.js
   if [ -n "${WITHOUT_PLUGINS:-}" ]; then
     npx esbuild test/bench/without-plugins.ts --bundle --splitting --platform=node --format=esm --packages=external \
-      --log-level=warning --outdir=dist/bench
-    ENTRY=dist/bench/without-plugins.js
+      --log-level=warning --outdir=dist
+    ENTRY=dist/without-plugins.js
   fi
   # shellcheck disable=SC2086 # SCENARIO_ENV is a list of NAME=value words.
   env $SCENARIO_ENV NODE_ENV=production LOG_LEVEL=warn PORT=$TARGET_PORT PARTNER_API_URL=http://127.0.0.1:$SIMULATOR_PORT \

@@ -353,10 +353,10 @@ async function main(): Promise<void> {
     // The facade's bundle with an entry that takes those plugins out first (without-plugins.ts).
     execFileSync(
       'npx',
-      ['esbuild', 'test/bench/without-plugins.ts', '--bundle', '--splitting', '--platform=node', '--format=esm', '--packages=external', '--log-level=warning', '--outdir=dist/bench'],
+      ['esbuild', 'test/bench/without-plugins.ts', '--bundle', '--splitting', '--platform=node', '--format=esm', '--packages=external', '--log-level=warning', '--outdir=dist'],
       { cwd: ROOT, stdio: ['ignore', 'ignore', 'inherit'] },
     );
-    compared.push(await startFacade(`facade[without ${names}]`, ROOT, undefined, { BENCH_WITHOUT_PLUGINS: names }, { entry: 'dist/bench/without-plugins.js' }));
+    compared.push(await startFacade(`facade[without ${names}]`, ROOT, undefined, { BENCH_WITHOUT_PLUGINS: names }, { entry: 'dist/without-plugins.js' }));
   }
   for (const nodeBinary of args['compare-node-binary']) {
     const version = execFileSync(nodeBinary, ['--version'], { encoding: 'utf8' }).trim();

@@ -3,7 +3,8 @@
 // --compare-without-plugin=<name>) or counted by callgrind (WITHOUT_PLUGINS=<name> test/bench/instructions.sh).
 // BENCH_WITHOUT_PLUGINS names entries of src/plugins/index.ts's PLUGIN_ORDER, comma-separated; they
 // are taken out of the list before the service starts, so nothing else about the facade changes.
-// Built as the facade is (one esbuild bundle), into dist/bench/, so that the two share one module graph.
+// Built as the facade is (one esbuild bundle, beside it in dist/, where the service finds schema/ at
+// ../schema), so that the entry and the service share one module graph.
 import { PLUGIN_ORDER } from '../../src/plugins/index.js';
 
 const names = (process.env.BENCH_WITHOUT_PLUGINS ?? '').split(',').filter(Boolean);
