@@ -11,6 +11,8 @@
 # counting off (V8 compiles the hot code then), counts the next `requests`, and prints
 # instructions per request, all threads included. Takes a minute or two:
 # valgrind runs Node some 50 times slower. Needs valgrind (Debian: apt-get install valgrind).
+# CONNECTIONS=<n> sends over n connections instead of the scenario's (1: one request at a time, so
+# that no count depends on how many requests the machine's timing put into one turn of the loop).
 # WITHOUT_PLUGINS=<name,...> counts the facade without those entries of PLUGIN_ORDER
 # (test/bench/without-plugins.ts): what a per-request feature costs, by switching it off.
 # The floor runs under start:prod's Node flags too, with the scenario's floor environment.
@@ -83,7 +85,7 @@ drive() {
     import { buildScenarios } from './test/bench/scenarios.ts';
     const scenario = buildScenarios().find((s) => s.id === '$SCENARIO');
     const request = ('$TARGET' === 'baseline' ? scenario.baseline : scenario.facade)[0];
-    const result = await autocannon({ url: 'http://127.0.0.1:$TARGET_PORT', connections: scenario.connections,
+    const result = await autocannon({ url: 'http://127.0.0.1:$TARGET_PORT', connections: ${CONNECTIONS:-0} || scenario.connections,
       amount: $1, timeout: 120, method: request.method, headers: request.headers, body: request.body,
       requests: [{ path: request.path }] });
     if (result.non2xx || result.timeouts) { console.error('failed requests', result); process.exit(1); }
