@@ -140,7 +140,7 @@ export function renderReport(results: BenchResults): string {
     const calls = (name: string) => or(s.medians[name]?.partnerCallsPerRequest, 3);
     lines.push('');
     lines.push(
-      `(${s.id}) partner calls per operation in the rounds: facade ${calls('facade')}, floor ${calls(FLOOR_TARGET)}, baseline ${calls('baseline')}; ` +
+      `(${s.id}) partner calls per operation under its load (3,000 requests): facade ${calls('facade')}, floor ${calls(FLOOR_TARGET)}, baseline ${calls('baseline')}; ` +
         `req/s ${fixed(s.ratioFacadeToBaseline.rps, 2)} × the baseline's.`,
     );
   }
