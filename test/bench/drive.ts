@@ -15,6 +15,8 @@ export interface RoundResult {
   requests: number;
   non2xx: number;
   errors: number;
+  /** Response bytes (headers and body) per request, where the generator counts them (wrk). */
+  bytesPerResponse?: number;
 }
 
 /** Drives one target with one scenario's requests (round robin when there are several, one user each). */

@@ -9,8 +9,13 @@
 # Starts the simulator and the target (the facade as `npm run start:prod` runs it: its Node flags,
 # then any given here, and dist/main.js, so run `npm run build` first), sends WARMUP requests with
 # counting off (V8 compiles the hot code then), counts the next `requests`, and prints
-# instructions per request, all threads included. Takes a few minutes:
+# instructions per request, all threads included. Takes a minute or two:
 # valgrind runs Node some 50 times slower. Needs valgrind (Debian: apt-get install valgrind).
+# CONNECTIONS=<n> sends over n connections instead of the scenario's (1: one request at a time, so
+# that no count depends on how many requests the machine's timing put into one turn of the loop).
+# WITHOUT_PLUGINS=<name,...> counts the facade without those entries of PLUGIN_ORDER
+# (test/bench/without-plugins.ts): what a per-request feature costs, by switching it off.
+# The floor runs under start:prod's Node flags too, with the scenario's floor environment.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 # The pinned runtime (the `node` package), as npm scripts run it; NODE_BIN_DIR names another.
@@ -25,13 +30,16 @@ SIMULATOR_PORT=${SIMULATOR_PORT:-4981}
 TARGET_PORT=$((SIMULATOR_PORT + 1))
 OUT=$(mktemp -d)
 trap 'kill $(jobs -p) 2>/dev/null || true; rm -rf "$OUT"' EXIT
+# A timeout's SIGTERM (bench:gate) exits through the EXIT trap, so that no counted process outlives it.
+trap 'exit 143' TERM INT
 # As in the bench: the facade knows (a)'s query as a trusted document (scenario ad), and a scenario
 # with an environment of its own (f: the response cache) gets it.
 node --import tsx -e "import('./test/bench/scenarios.ts').then((m) => console.log(JSON.stringify(m.trustedDocumentsManifest())))" >"$OUT/manifest.json"
 SCENARIO_ENV=$(node --import tsx -e "import('./test/bench/scenarios.ts').then((m) => {
   const scenario = m.buildScenarios().find((s) => s.id === '$SCENARIO');
   if (!scenario) { console.error('no scenario $SCENARIO'); process.exit(1); }
-  console.log(Object.entries(scenario.facadeEnv ?? {}).map(([k, v]) => k + '=' + v).join(' '));
+  const env = '$TARGET' === 'floor' ? m.floorEnvOf(scenario, '$OUT/manifest.json') : scenario.facadeEnv ?? {};
+  console.log(Object.entries(env).map(([k, v]) => k + '=' + v).join(' '));
 })")
 
 command -v valgrind >/dev/null || { echo "valgrind is not installed (apt-get install valgrind)" >&2; exit 1; }
@@ -50,13 +58,21 @@ if [ "$TARGET" = baseline ]; then
   BASELINE_PORT=$TARGET_PORT UPSTREAM_TIMEOUT_MS=120000 PARTNER_API_URL=http://127.0.0.1:$SIMULATOR_PORT PARTNER_APP_KEY=$APP_KEY \
     "${COUNT[@]}" node --import tsx test/bench/baseline.ts >"$OUT/target.log" 2>&1 &
 elif [ "$TARGET" = floor ]; then
-  NODE_ENV=production FLOOR_PORT=$TARGET_PORT UPSTREAM_TIMEOUT_MS=120000 PARTNER_API_URL=http://127.0.0.1:$SIMULATOR_PORT \
-    "${COUNT[@]}" node --import tsx test/bench/yoga-floor.ts >"$OUT/target.log" 2>&1 &
+  # shellcheck disable=SC2086 # SCENARIO_ENV is a list of NAME=value words.
+  env $SCENARIO_ENV NODE_ENV=production FLOOR_PORT=$TARGET_PORT UPSTREAM_TIMEOUT_MS=120000 PARTNER_API_URL=http://127.0.0.1:$SIMULATOR_PORT \
+    PARTNER_APP_KEY=$APP_KEY "${COUNT[@]}" node "${PROD_FLAGS[@]}" "$@" --import tsx test/bench/yoga-floor.ts >"$OUT/target.log" 2>&1 &
 else
+  ENTRY=dist/main.js
+  if [ -n "${WITHOUT_PLUGINS:-}" ]; then
+    npx esbuild test/bench/without-plugins.ts --bundle --splitting --platform=node --format=esm --packages=external \
+      --log-level=warning --outdir=dist
+    ENTRY=dist/without-plugins.js
+  fi
   # shellcheck disable=SC2086 # SCENARIO_ENV is a list of NAME=value words.
   env $SCENARIO_ENV NODE_ENV=production LOG_LEVEL=warn PORT=$TARGET_PORT PARTNER_API_URL=http://127.0.0.1:$SIMULATOR_PORT \
     TRUSTED_DOCUMENTS="$OUT/manifest.json" TRUSTED_DOCUMENTS_ONLY=false \
-    PARTNER_APP_KEY=$APP_KEY UPSTREAM_TIMEOUT_MS=120000 "${COUNT[@]}" node "${PROD_FLAGS[@]}" "$@" dist/main.js >"$OUT/target.log" 2>&1 &
+    BENCH_WITHOUT_PLUGINS=${WITHOUT_PLUGINS:-} PARTNER_APP_KEY=$APP_KEY UPSTREAM_TIMEOUT_MS=120000 \
+    "${COUNT[@]}" node "${PROD_FLAGS[@]}" "$@" "$ENTRY" >"$OUT/target.log" 2>&1 &
 fi
 PID=$!
 # Under valgrind, and more so on a busy machine, Node takes minutes to start.
@@ -69,7 +85,7 @@ drive() {
     import { buildScenarios } from './test/bench/scenarios.ts';
     const scenario = buildScenarios().find((s) => s.id === '$SCENARIO');
     const request = ('$TARGET' === 'baseline' ? scenario.baseline : scenario.facade)[0];
-    const result = await autocannon({ url: 'http://127.0.0.1:$TARGET_PORT', connections: scenario.connections,
+    const result = await autocannon({ url: 'http://127.0.0.1:$TARGET_PORT', connections: ${CONNECTIONS:-0} || scenario.connections,
       amount: $1, timeout: 120, method: request.method, headers: request.headers, body: request.body,
       requests: [{ path: request.path }] });
     if (result.non2xx || result.timeouts) { console.error('failed requests', result); process.exit(1); }
@@ -100,6 +116,6 @@ wait "$PID" || true
 TOTAL=$(awk '/^totals:/ { print $2 }' "$OUT/callgrind.out")
 # CALLGRIND_OUT=<file> keeps the profile, for callgrind_annotate (native code by name, JIT code as ???).
 [ -z "${CALLGRIND_OUT:-}" ] || cp "$OUT/callgrind.out" "$CALLGRIND_OUT"
-echo "$TARGET ($SCENARIO): $((TOTAL / ANSWERED)) instructions per request ($ANSWERED requests answered after $WARMUP)"
+echo "$TARGET${WITHOUT_PLUGINS:+ without $WITHOUT_PLUGINS} ($SCENARIO): $((TOTAL / ANSWERED)) instructions per request ($ANSWERED requests answered after $WARMUP)"
 # The same count split into categories (see instruction-categories.ts), as one JSON line.
 node --import tsx test/bench/instruction-categories.ts "$OUT/callgrind.out" "$ANSWERED"

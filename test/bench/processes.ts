@@ -1,6 +1,6 @@
 // The benchmark's child processes: start each server as its own Node process, wait until it
 // answers, read its memory, and make sure every child is gone when the run ends, however it ends.
-import { spawn, type ChildProcess } from 'node:child_process';
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { setTimeout as sleep } from 'node:timers/promises';
 import getPort from 'get-port';
@@ -33,11 +33,16 @@ export async function startNode(options: {
   execArgv?: string[];
   /** The Node binary; this process's own unless given (a second runtime measured side by side). */
   nodeBinary?: string;
+  /** The cores the process may run on (taskset's list, e.g. '0'); any core when omitted. */
+  cpus?: string;
   /** Hears the process's standard output (e.g. V8's `--trace-gc-nvp` lines); it is discarded otherwise. */
   onStdout?: (text: string) => void;
 }): Promise<Child> {
   const argv = [...(options.execArgv ?? []), ...(options.script.endsWith('.js') ? [options.script] : ['--import', 'tsx', options.script])];
-  const child = spawn(options.nodeBinary ?? process.execPath, argv, {
+  const node = options.nodeBinary ?? process.execPath;
+  // taskset execs the command, so the pid read for CPU time and memory is Node's own.
+  const [command, args] = options.cpus === undefined ? [node, argv] : ['taskset', ['-c', options.cpus, node, ...argv]];
+  const child = spawn(command, args, {
     cwd: options.cwd,
     env: { ...process.env, ...options.env },
     stdio: ['ignore', options.onStdout ? 'pipe' : 'ignore', 'pipe'],
@@ -68,7 +73,7 @@ export async function startNode(options: {
 }
 
 /** What a comparison target's process may be given besides its partner: Node flags, a listener on its output. */
-type TargetOptions = Pick<Parameters<typeof startNode>[0], 'execArgv' | 'onStdout'>;
+type TargetOptions = Pick<Parameters<typeof startNode>[0], 'execArgv' | 'onStdout' | 'cpus'>;
 
 /** The hand-written baseline (baseline.ts) on a free port, calling the partner at `partnerUrl` with `appKey`. */
 export async function startBaseline(cwd: string, partnerUrl: string, appKey: string, options: TargetOptions = {}): Promise<Child> {
@@ -102,6 +107,14 @@ export async function startFloor(
     env: { ...options.env, NODE_ENV: 'production', FLOOR_PORT: String(port), PARTNER_API_URL: partnerUrl, PARTNER_APP_KEY: appKey },
     readyPath: '/health',
   });
+}
+
+/**
+ * Moves this process, every thread of it, to `cpus` (taskset's list); the processes it starts
+ * afterwards inherit the affinity unless started with cpus of their own.
+ */
+export function pinSelf(cpus: string): void {
+  execFileSync('taskset', ['-a', '-p', '-c', cpus, String(process.pid)], { stdio: 'ignore' });
 }
 
 /** The partner simulator as a process of its own, on a free port, answering after `latencyMs`. */

@@ -24,7 +24,7 @@ import { DEMO_APP_KEY } from '../../src/simulator/data.js';
 import { productionCommand } from '../support/production-command.js';
 import { drive } from './drive.js';
 import { freePort, killAllNow, runTool, startBaseline, startFloor, startNode, startSimulatorProcess, stopAll, type Child } from './processes.js';
-import { benchFacadeEnv, buildScenarios, FLOOR_SCENARIOS, FLOOR_TARGET, hundredFeesRequest, nodeFlagsOf, trustedDocumentsManifest, type ScenarioId } from './scenarios.js';
+import { benchFacadeEnv, buildScenarios, FLOOR_SCENARIOS, FLOOR_TARGET, floorEnvOf, hundredFeesRequest, nodeFlagsOf, trustedDocumentsManifest, type ScenarioId } from './scenarios.js';
 import { round } from './stats.js';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
@@ -199,11 +199,11 @@ async function main(): Promise<void> {
       name: FLOOR_TARGET,
       facade: false,
       // Under start:prod's flags and with the scenario's own floor environment (Yoga's response
-      // cache in (f)), as in the bench.
+      // cache in (f)) and the manifest (Yoga's persisted operations in (ad)), as in the bench.
       child: await startFloor(ROOT, FLOOR_TARGET, simulator.url, DEMO_APP_KEY, {
         execArgv: [...prod.nodeArgs, ...profiled(FLOOR_TARGET)],
         onStdout: hearGc(FLOOR_TARGET),
-        env: scenario.floorEnv,
+        env: floorEnvOf(scenario, manifestPath),
       }),
     });
   }

@@ -7,7 +7,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
-import { FLOOR_TARGET, PEER_TARGET } from './scenarios.js';
+import { FLOOR_TARGET, GROWTH_TABLE, PEER_TARGET } from './scenarios.js';
 
 /** One target's medians, or the ratios of two targets' figures. */
 export interface Figures {
@@ -16,6 +16,8 @@ export interface Figures {
   p99: number;
   cpuMsPerRequest: number;
   peakRssMiB?: number;
+  bytesPerResponse?: number;
+  partnerCallsPerRequest?: number;
 }
 /** Partner calls per operation. */
 export interface Calls {
@@ -23,9 +25,12 @@ export interface Calls {
   calculateListingFee: number;
 }
 
-/** Whether a target's calls per operation are the least a scenario can cost. */
-export const atMinimum = (calls: Calls, least: Calls): boolean =>
-  calls.readInventory === least.readInventory && calls.calculateListingFee === least.calculateListingFee;
+/**
+ * Whether a target's calls per operation are no more than the least a scenario can cost without
+ * joining the calls of separate operations (a facade that joins them makes fewer).
+ */
+export const withinMinimum = (calls: Calls, least: Calls): boolean =>
+  calls.readInventory <= least.readInventory && calls.calculateListingFee <= least.calculateListingFee;
 
 interface ScenarioResult {
   id: string;
@@ -44,9 +49,16 @@ interface ScenarioResult {
 export interface BenchResults {
   date: string;
   machine: { cores: number; cpuModel: string; memoryGiB: number; node: string; loadAverage?: { atStart: number[]; atEnd: number[] } };
-  settings: { rounds: number; durationS: number; nodeArgs?: Record<string, string[]> };
+  settings: { rounds: number; durationS: number; nodeArgs?: Record<string, string[]>; pinned?: boolean; generator?: string };
   scenarios?: ScenarioResult[];
-  soak?: { facadeEnv?: Record<string, string>; requests: number; rps: number; peakRssMiB: number; slopeSecondHalfMiBPer10kRequests: number };
+  soak?: {
+    facadeEnv?: Record<string, string>;
+    requests: number;
+    rps: number;
+    peakRssMiB: number;
+    slopeSecondHalfMiBPer10kRequests: number;
+    heapAfterGc?: { everyMs: number; phases: Array<{ samples: number; slopeKiBPer10kRequests: number; low: number; high: number }> };
+  };
 }
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
@@ -63,48 +75,74 @@ export function renderReport(results: BenchResults): string {
   const { machine, settings } = results;
   const lines: string[] = [];
   const load = machine.loadAverage;
+  const how =
+    settings.pinned === false
+      ? `unpinned (every process on any core), load from ${settings.generator ?? 'autocannon'}`
+      : settings.pinned
+        ? `pinned: each target alone on core 0, ${settings.generator ?? 'wrk'} and the simulator on core 1`
+        : 'unpinned, load from autocannon';
   lines.push(
-    `Taken ${results.date.slice(0, 10)} on ${machine.cores} × ${machine.cpuModel}, ${machine.memoryGiB} GiB, Node ${machine.node}; ` +
+    `Taken ${results.date.slice(0, 10)} on ${machine.cores} × ${machine.cpuModel}, ${machine.memoryGiB} GiB, Node ${machine.node}; ${how}; ` +
       `${settings.rounds} rounds of ${settings.durationS} s per target and scenario` +
-      (load ? `; the machine's 1-minute load average was ${fixed(load.atStart[0]!, 1)} at the start and ${fixed(load.atEnd[0]!, 1)} at the end` : '') +
-      (settings.nodeArgs?.facade ? `; the facade ran as \`node ${[...settings.nodeArgs.facade, 'dist/main.js'].join(' ')}\`.` : '.'),
+      (load ? `; 1-minute load average ${fixed(load.atStart[0]!, 1)} at the start, ${fixed(load.atEnd[0]!, 1)} at the end` : '') +
+      (settings.nodeArgs?.facade ? `; facade and floor under \`${settings.nodeArgs.facade.join(' ')}\`.` : '.'),
   );
   lines.push('');
-  lines.push('| Scenario | conns | facade req/s | baseline req/s | ratio req/s | facade p50 / p99 ms | baseline p50 / p99 ms | ratio p50 / p99 | CPU ms/req facade / baseline | partner calls/op (min) | peak RSS facade / baseline MiB |');
-  lines.push('|---|---|---|---|---|---|---|---|---|---|---|');
+  lines.push('| Scenario | CPU ms/req facade / floor / baseline | facade ÷ floor | facade ÷ baseline | req/s facade / floor / baseline | p99 ms facade / baseline | partner calls/op (min) |');
+  lines.push('|---|---|---|---|---|---|---|');
   const scenarios = results.scenarios ?? [];
+  const or = (value: number | undefined, digits: number) => (value === undefined ? '–' : fixed(value, digits));
   for (const s of scenarios) {
     const f = s.medians.facade!;
     const b = s.medians.baseline!;
-    const r = s.ratioFacadeToBaseline;
+    const floor = s.medians[FLOOR_TARGET];
     const calls = s.upstreamCallsPerOperation.facade!;
     const min = s.minimumUpstreamCalls;
     lines.push(
-      `| (${s.id}) ${s.title} | ${s.connections} | ${fixed(f.rps, 0)} | ${fixed(b.rps, 0)} | ${fixed(r.rps, 2)} | ` +
-        `${fixed(f.p50, 1)} / ${fixed(f.p99, 1)} | ${fixed(b.p50, 1)} / ${fixed(b.p99, 1)} | ${fixed(r.p50, 2)} / ${fixed(r.p99, 2)} | ` +
-        `${fixed(f.cpuMsPerRequest, 2)} / ${fixed(b.cpuMsPerRequest, 2)} | ` +
-        `${calls.readInventory} GET + ${calls.calculateListingFee} POST (${min.readInventory} + ${min.calculateListingFee}) | ` +
-        `${fixed(s.facadePeakRssMiB, 0)} / ${b.peakRssMiB === undefined ? '?' : fixed(b.peakRssMiB, 0)} |`,
+      `| (${s.id}) | ${fixed(f.cpuMsPerRequest, 3)} / ${or(floor?.cpuMsPerRequest, 3)} / ${fixed(b.cpuMsPerRequest, 3)} | ` +
+        `${or(s.ratioFacadeToCompared?.[FLOOR_TARGET]?.cpuMsPerRequest, 2)} | ${fixed(s.ratioFacadeToBaseline.cpuMsPerRequest, 2)} | ` +
+        `${fixed(f.rps, 0)} / ${or(floor?.rps, 0)} / ${fixed(b.rps, 0)} | ${fixed(f.p99, 1)} / ${fixed(b.p99, 1)} | ` +
+        `${calls.readInventory} + ${calls.calculateListingFee} (${min.readInventory} + ${min.calculateListingFee}) |`,
     );
   }
-  const others = scenarios.filter((s) => s.medians[FLOOR_TARGET] || s.medians[PEER_TARGET]);
+  const byId = new Map(scenarios.map((s) => [s.id, s]));
+  if (GROWTH_TABLE.some(({ cells }) => Object.values(cells).some((id) => id && byId.has(id)))) {
+    lines.push('');
+    lines.push('Cost as work grows, CPU ms per request facade / floor (scenario):');
+    lines.push('');
+    lines.push('| | no fees | 20 fees | 100 fees |');
+    lines.push('|---|---|---|---|');
+    for (const { row, cells } of GROWTH_TABLE) {
+      const cell = (id: string | null) => {
+        const s = id ? byId.get(id) : undefined;
+        if (!s) return '–';
+        return `${fixed(s.medians.facade!.cpuMsPerRequest, 3)} / ${or(s.medians[FLOOR_TARGET]?.cpuMsPerRequest, 3)} (${s.id})`;
+      };
+      lines.push(`| ${row} | ${cell(cells[0])} | ${cell(cells[20])} | ${cell(cells[100])} |`);
+    }
+  }
+  const others = scenarios.flatMap((s) =>
+    Object.entries(s.ratioFacadeToCompared ?? {})
+      .filter(([name]) => name !== FLOOR_TARGET)
+      .map(([name, ratio]) => ({ s, name, m: s.medians[name]!, ratio })),
+  );
   if (others.length) {
     lines.push('');
-    lines.push('The Yoga floor and the Apollo peer in the same rounds (the facade\'s ratio to each is the median of per-round ratios):');
+    lines.push('Other targets in the same rounds:');
     lines.push('');
-    lines.push('| Scenario | target | req/s | p50 / p99 ms | CPU ms/req | facade / target: req/s, p99, CPU per request |');
+    lines.push('| Scenario | target | CPU ms/req | facade ÷ target, CPU per request | req/s | bytes/response |');
     lines.push('|---|---|---|---|---|---|');
-    for (const s of others) {
-      for (const name of [FLOOR_TARGET, PEER_TARGET]) {
-        const m = s.medians[name];
-        const ratio = s.ratioFacadeToCompared?.[name];
-        if (!m || !ratio) continue;
-        lines.push(
-          `| (${s.id}) | ${name} | ${fixed(m.rps, 0)} | ${fixed(m.p50, 1)} / ${fixed(m.p99, 1)} | ${fixed(m.cpuMsPerRequest, 2)} | ` +
-            `${fixed(ratio.rps, 2)}, ${fixed(ratio.p99, 2)}, ${fixed(ratio.cpuMsPerRequest, 2)} |`,
-        );
-      }
+    for (const { s, name, m, ratio } of others) {
+      lines.push(`| (${s.id}) | ${name} | ${fixed(m.cpuMsPerRequest, 3)} | ${fixed(ratio.cpuMsPerRequest, 2)} | ${fixed(m.rps, 0)} | ${or(m.bytesPerResponse, 0)} |`);
     }
+  }
+  for (const s of scenarios.filter((scenario) => scenario.medians.facade?.partnerCallsPerRequest !== undefined)) {
+    const calls = (name: string) => or(s.medians[name]?.partnerCallsPerRequest, 3);
+    lines.push('');
+    lines.push(
+      `(${s.id}) partner calls per operation under its load (3,000 requests): facade ${calls('facade')}, floor ${calls(FLOOR_TARGET)}, baseline ${calls('baseline')}; ` +
+        `req/s ${fixed(s.ratioFacadeToBaseline.rps, 2)} × the baseline's.`,
+    );
   }
   const targets = checkTargets(results);
   if (targets.length) {
@@ -115,10 +153,15 @@ export function renderReport(results: BenchResults): string {
   }
   if (results.soak) {
     const { soak } = results;
+    const phases = soak.heapAfterGc?.phases ?? [];
     lines.push('');
     lines.push(
       `Soak: ${soak.requests} requests of (e)${soak.facadeEnv ? ` against the facade with ${Object.entries(soak.facadeEnv).map(([k, v]) => `${k}=${v}`).join(' ')}` : ''} ` +
-        `at ${fixed(soak.rps, 0)} req/s; RSS peak ${soak.peakRssMiB} MiB, second-half slope ${soak.slopeSecondHalfMiBPer10kRequests} MiB per 10,000 requests.`,
+        `at ${fixed(soak.rps, 0)} req/s; RSS peak ${soak.peakRssMiB} MiB` +
+        (phases.length
+          ? `; heap in use after a full collection, least-squares slope per 10,000 requests with its 95 % interval, by phase: ` +
+            `${phases.map((p) => `${fixed(p.slopeKiBPer10kRequests, 1)} KiB (${fixed(p.low, 1)} to ${fixed(p.high, 1)})`).join(', ')}.`
+          : `; RSS slope over the second half ${soak.slopeSecondHalfMiBPer10kRequests} MiB per 10,000 requests.`),
     );
   }
   return lines.join('\n');
@@ -198,13 +241,18 @@ function checkTargets(results: BenchResults): string[] {
   }
   const scenarios = results.scenarios ?? [];
   if (scenarios.length) {
-    const above = scenarios.filter((s) => !atMinimum(s.upstreamCallsPerOperation.facade!, s.minimumUpstreamCalls));
-    out.push(`partner calls per operation at the minimum in every scenario: ${above.length ? `not in ${above.map((s) => `(${s.id})`).join(', ')}` : 'yes'}, ${verdict(above.length === 0)}`);
+    const above = scenarios.filter((s) => !withinMinimum(s.upstreamCallsPerOperation.facade!, s.minimumUpstreamCalls));
+    out.push(`partner calls per operation at most the minimum in every scenario: ${above.length ? `not in ${above.map((s) => `(${s.id})`).join(', ')}` : 'yes'}, ${verdict(above.length === 0)}`);
   }
   // The target is in MB (10^6 bytes), the samples in MiB: 200 MB is 190.7 MiB.
   if (results.soak) {
     const peakMB = (results.soak.peakRssMiB * 1024 * 1024) / 1e6;
     out.push(`soak RSS < 200 MB: peak ${results.soak.peakRssMiB} MiB (${fixed(peakMB, 0)} MB), ${verdict(peakMB < 200)}`);
+    const last = results.soak.heapAfterGc?.phases.at(-1);
+    if (last) {
+      const flat = last.low <= 0 && last.high >= 0;
+      out.push(`soak heap after GC, last phase's slope indistinguishable from zero: ${fixed(last.low, 1)} to ${fixed(last.high, 1)} KiB per 10,000 requests, ${verdict(flat)}`);
+    }
   }
   return out;
 }

@@ -1,23 +1,27 @@
-// `npm run bench`: the facade against a hand-written baseline over the same partner simulator,
-// each its own process, driven by autocannon in alternating rounds; prints medians and ratios per
+// `npm run bench`: what a request costs the facade, the Yoga floor, a hand-written baseline and a
+// peer over the same partner simulator, each its own process, in alternating rounds. By default the
+// target under load runs alone on core 0 (taskset) and the load generator (wrk) and the simulator on
+// core 1, and each target's CPU per request is read from /proc; prints medians and ratios per
 // scenario, counts upstream calls per operation and writes test/bench/results/latest.json.
-// `npm run bench -- --soak` also runs 100,000 requests of scenario (e) and samples the facade's RSS
-// (the facade with the response cache on, as scenario (f) runs it).
-// A benchmark, not a test: nothing here fails on a figure; it reports them.
+// `npm run bench -- --soak` also runs scenario (e) at length against the facade with the response
+// cache on (as (f) runs it): its RSS, and the slope of its heap after a full collection in three phases.
+// `npm run bench -- --help` lists the options. A benchmark, not a test: it reports figures, fails on none.
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg, tmpdir, totalmem } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { isDeepStrictEqual, parseArgs } from 'node:util';
 import { DEMO_APP_KEY } from '../../src/simulator/data.js';
-import { cpuMsOf, freePort, killAllNow, memoryOf, sampleRss, startBaseline, startFloor, startNode, startSimulatorProcess, stopAll, type Child } from './processes.js';
+import { cpuMsOf, freePort, killAllNow, memoryOf, pinSelf, sampleRss, startBaseline, startFloor, startNode, startSimulatorProcess, stopAll, type Child } from './processes.js';
 import { productionCommand, type ProductionCommand } from '../support/production-command.js';
 import {
+  ALL_SCENARIOS,
   benchFacadeEnv,
   buildScenarios,
   FLOOR_SCENARIOS,
   FLOOR_TARGET,
+  floorEnvOf,
   hundredFeesRequest,
   LISTING_FEE_BATCH_MAX,
   nodeFlagsOf,
@@ -26,23 +30,58 @@ import {
   trustedDocumentsManifest,
   type BenchRequest,
   type Scenario,
+  type ScenarioId,
 } from './scenarios.js';
 import { drive, type RoundResult } from './drive.js';
 import { drivePaced } from './paced.js';
-import { atMinimum, type Calls, type Figures } from './report.js';
-import { median, ratio, round, slope } from './stats.js';
+import { withinMinimum, type Calls, type Figures } from './report.js';
+import { median, ratio, round, slope, slopeInterval } from './stats.js';
+import { openHeapProbe } from './heap.js';
+import { driveWrk, WRK } from './wrk.js';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 /** Checkouts made for --compare; removed however the run ends. */
 const tempDirs: string[] = [];
 
+const USAGE = `npm run bench -- [options]
+
+Measures the CPU each request costs the facade, the Yoga floor (test/bench/yoga-floor.ts), the
+hand-written baseline and the Apollo peer, in alternating rounds; writes test/bench/results/latest.json
+(npm run bench:report renders it). A full run prints its expected length and its progress.
+
+  --scenarios a,b,...            scenarios to run (default: all, ${ALL_SCENARIOS.join(',')})
+  --rounds N --duration S        rounds per scenario and target, seconds each (default 5 and 3)
+  --warmup-requests N            unmeasured requests per target and scenario first (default 5000)
+  --no-pin                       run every process on any core (default: the target alone on core 0,
+                                 the generator and the simulator on core 1)
+  --generator wrk|autocannon     the closed load's generator (default wrk; autocannon without --pin)
+  --no-floor --no-peer           leave the Yoga floor or the Apollo peer out
+  --accept-encoding <value>      also send (a) and (c) with this Accept-Encoding, as a target of its own
+  --compare <rev>                another revision of the facade side by side (e.g. HEAD~1)
+  --compare-own-env <rev>        the same, in the scenarios with an environment of their own only
+  --compare-without-plugin <n>   this facade without the entries of PLUGIN_ORDER named (comma-separated)
+  --compare-node-options <flags> this facade again with more Node flags
+  --compare-without-flag <flag>  this facade again without one of start:prod's flags
+  --compare-node-binary <path>   this facade again on another Node binary
+  --facade-node-options <flags>  extra Node flags for every facade process
+  --soak                         also the soak: (e) against the response-cache facade, RSS and heap slope
+  --soak-only --soak-requests N  only the soak; its length (default 150000, three phases)
+  --out <file>                   where the results go (default test/bench/results/latest.json)
+  -h, --help                     this text
+`;
+
 const { values: args } = parseArgs({
   options: {
+    help: { type: 'boolean', short: 'h', default: false },
+    pin: { type: 'boolean', default: true },
+    generator: { type: 'string' },
+    'accept-encoding': { type: 'string' },
+    'compare-without-plugin': { type: 'string', multiple: true, default: [] },
     soak: { type: 'boolean', default: false },
     'soak-only': { type: 'boolean', default: false },
     rounds: { type: 'string', default: '5' },
     duration: { type: 'string', default: '3' },
-    scenarios: { type: 'string', default: 'a,a32,ad,b,c,d,e,f,g,i' },
+    scenarios: { type: 'string', default: ALL_SCENARIOS.join(',') },
     // Another revision of the facade, run side by side as a third target (e.g. HEAD~1), so that
     // one run measures what a change gained.
     compare: { type: 'string', multiple: true, default: [] },
@@ -64,7 +103,7 @@ const { values: args } = parseArgs({
     // (--no-peer leaves it out).
     peer: { type: 'boolean', default: true },
     out: { type: 'string', default: join(ROOT, 'test/bench/results/latest.json') },
-    'soak-requests': { type: 'string', default: String(100_000) },
+    'soak-requests': { type: 'string', default: String(150_000) },
     // Requests each target gets of each scenario before the measured rounds.
     'warmup-requests': { type: 'string', default: String(5_000) },
     // Extra Node flags for the facade processes only (e.g. GC settings under study).
@@ -72,6 +111,16 @@ const { values: args } = parseArgs({
   },
   allowNegative: true,
 });
+if (args.help) {
+  process.stdout.write(USAGE);
+  process.exit(0);
+}
+const PINNED = args.pin;
+const GENERATOR = args.generator ?? (PINNED ? 'wrk' : 'autocannon');
+if (GENERATOR !== 'wrk' && GENERATOR !== 'autocannon') throw new Error(`--generator must be wrk or autocannon, not ${GENERATOR}`);
+/** The core of the target under load, and the core of the generator, the simulator and this process. */
+const TARGET_CPUS = PINNED ? '0' : undefined;
+const GENERATOR_CPUS = '1';
 const ROUNDS = Number(args.rounds);
 const DURATION_S = Number(args.duration);
 const SOAK_REQUESTS = Number(args['soak-requests']);
@@ -89,7 +138,18 @@ interface Target {
   nodeArgs: string[];
   /** Runs with the environment of the scenarios that have one, and only in those. */
   ownEnv?: boolean;
+  /** Headers added to every request this target is sent (the same process as another target). */
+  extraHeaders?: Record<string, string>;
+  /** Only in the scenarios that say they are compressible. */
+  compressedOnly?: boolean;
 }
+
+/** Requests of each target counted for partner calls under a scenario's load (below the simulator's 10,000 records). */
+const CALLS_UNDER_LOAD_REQUESTS = 3_000;
+
+/** What the expected length assumes of a warm-up's pace, in requests per second. */
+const WARMUP_GUESS_RPS = 800;
+const minutes = (seconds: number) => (seconds < 90 ? `${Math.round(seconds)} s` : `${Math.round(seconds / 60)} min`);
 
 /** The pause before each target's round (see the rounds below). */
 const SETTLE_MS = 1_000;
@@ -203,9 +263,21 @@ function buildForProduction(cwd: string): ProductionCommand {
 
 async function main(): Promise<void> {
   const wanted = new Set(args.scenarios.split(','));
+  const unknown = [...wanted].filter((id) => !ALL_SCENARIOS.includes(id as ScenarioId));
+  if (unknown.length) throw new Error(`no scenario ${unknown.join(', ')} (there are ${ALL_SCENARIOS.join(', ')})`);
   const scenarios = buildScenarios().filter((scenario) => wanted.has(scenario.id));
   const info = machine();
-  console.log(`tradegraph bench on ${info.cores} x ${info.cpuModel}, Node ${info.node}, commit ${gitCommit()}`);
+  if (PINNED) {
+    if (info.cores < 2) throw new Error('the pinned bench needs two cores (or --no-pin)');
+    // This process (the autocannon and paced generators, the soak's) and every process it starts
+    // without cores of its own (the simulator, wrk) run on core 1; the targets on core 0.
+    pinSelf(GENERATOR_CPUS);
+  }
+  if (GENERATOR === 'wrk' && !existsSync(WRK)) throw new Error(`${WRK} is missing (Debian: apt-get install wrk), or pass --generator autocannon`);
+  console.log(
+    `tradegraph bench on ${info.cores} x ${info.cpuModel}, Node ${info.node}, commit ${gitCommit()}; ` +
+      (PINNED ? `targets on core ${TARGET_CPUS}, ${GENERATOR} and the simulator on core ${GENERATOR_CPUS}` : `unpinned, ${GENERATOR}`),
+  );
 
   const simulator = await startSimulatorProcess(ROOT);
   // Every facade knows (a)'s query as a trusted document, for scenario (ad); text still runs.
@@ -220,32 +292,45 @@ async function main(): Promise<void> {
     cwd: string,
     nodeOptions = args['facade-node-options'],
     env: Record<string, string> = {},
-    variant: { withoutFlag?: string; nodeBinary?: string } = {},
+    variant: { withoutFlag?: string; nodeBinary?: string; entry?: string; inspectPort?: number } = {},
   ): Promise<Target> => {
     const port = await freePort();
-    const { entry: script, nodeArgs } = buildForProduction(cwd);
+    const { entry, nodeArgs } = buildForProduction(cwd);
     const kept = nodeArgs.filter((arg) => arg.split('=')[0] !== variant.withoutFlag);
     if (variant.withoutFlag && kept.length === nodeArgs.length) throw new Error(`start:prod has no flag ${variant.withoutFlag}`);
-    const execArgv = [...kept, ...nodeFlagsOf(nodeOptions)];
-    const child = await startNode({ name, cwd, script, port, env: facadeEnv(port, env), readyPath: '/health', execArgv, nodeBinary: variant.nodeBinary });
+    const execArgv = [...kept, ...nodeFlagsOf(nodeOptions), ...(variant.inspectPort ? [`--inspect=127.0.0.1:${variant.inspectPort}`] : [])];
+    const child = await startNode({
+      name,
+      cwd,
+      script: variant.entry ?? entry,
+      port,
+      env: facadeEnv(port, env),
+      readyPath: '/health',
+      execArgv,
+      nodeBinary: variant.nodeBinary,
+      cpus: TARGET_CPUS,
+    });
     return { name, child, kind: 'facade', nodeArgs: execArgv };
   };
   const facade = await startFacade('facade', ROOT);
   // The facade of scenarios with an environment of their own (the response cache's), also the
   // soak's; it shares the name `facade` in their figures. One such environment is supported.
   const ownEnv = buildScenarios().find((scenario) => scenario.facadeEnv)!.facadeEnv!;
+  // The soak reads this facade's heap through its inspector (heap.ts).
+  const soakInspectorPort = args.soak || args['soak-only'] ? await freePort() : undefined;
   const ownEnvFacade =
     args.soak || args['soak-only'] || scenarios.some((scenario) => scenario.facadeEnv)
-      ? await startFacade('facade', ROOT, undefined, ownEnv)
+      ? await startFacade('facade', ROOT, undefined, ownEnv, { inspectPort: soakInspectorPort })
       : null;
   const facadeOf = (scenario: Scenario) => (scenario.facadeEnv ? ownEnvFacade! : facade);
   // The environment of the floor beside that facade, when the floor runs in such a scenario.
-  const floorEnv = args.floor ? scenarios.find((scenario) => scenario.floorEnv && FLOOR_SCENARIOS.has(scenario.id))?.floorEnv : undefined;
+  const floorEnvScenario = args.floor ? scenarios.find((scenario) => scenario.floorEnv && FLOOR_SCENARIOS.has(scenario.id)) : undefined;
+  const floorEnv = floorEnvScenario?.floorEnv;
   const baseline: Target = {
     name: 'baseline',
     kind: 'baseline',
     nodeArgs: [],
-    child: await startBaseline(ROOT, simulator.url, DEMO_APP_KEY),
+    child: await startBaseline(ROOT, simulator.url, DEMO_APP_KEY, { cpus: TARGET_CPUS }),
   };
   const compared: Target[] = [];
   for (const ref of args.compare) {
@@ -264,6 +349,15 @@ async function main(): Promise<void> {
   for (const flag of args['compare-without-flag']) {
     compared.push(await startFacade(`facade[without ${flag}]`, ROOT, undefined, {}, { withoutFlag: flag }));
   }
+  for (const names of args['compare-without-plugin']) {
+    // The facade's bundle with an entry that takes those plugins out first (without-plugins.ts).
+    execFileSync(
+      'npx',
+      ['esbuild', 'test/bench/without-plugins.ts', '--bundle', '--splitting', '--platform=node', '--format=esm', '--packages=external', '--log-level=warning', '--outdir=dist'],
+      { cwd: ROOT, stdio: ['ignore', 'ignore', 'inherit'] },
+    );
+    compared.push(await startFacade(`facade[without ${names}]`, ROOT, undefined, { BENCH_WITHOUT_PLUGINS: names }, { entry: 'dist/without-plugins.js' }));
+  }
   for (const nodeBinary of args['compare-node-binary']) {
     const version = execFileSync(nodeBinary, ['--version'], { encoding: 'utf8' }).trim();
     compared.push(await startFacade(`facade[node ${version}]`, ROOT, undefined, {}, { nodeBinary }));
@@ -272,13 +366,19 @@ async function main(): Promise<void> {
     // Under start:prod's Node flags, as the facade: its young generation and heap limit set the
     // collector's share of a request, and the floor is there to tell the service's code apart.
     const { nodeArgs } = buildForProduction(ROOT);
-    if (scenarios.some((scenario) => !scenario.facadeEnv && FLOOR_SCENARIOS.has(scenario.id))) {
-      compared.push({ name: FLOOR_TARGET, kind: 'floor', nodeArgs, child: await startFloor(ROOT, FLOOR_TARGET, simulator.url, DEMO_APP_KEY, { execArgv: nodeArgs }) });
+    const plain = scenarios.find((scenario) => !scenario.facadeEnv && FLOOR_SCENARIOS.has(scenario.id));
+    if (plain) {
+      const child = await startFloor(ROOT, FLOOR_TARGET, simulator.url, DEMO_APP_KEY, { execArgv: nodeArgs, env: floorEnvOf(plain, manifestPath), cpus: TARGET_CPUS });
+      compared.push({ name: FLOOR_TARGET, kind: 'floor', nodeArgs, child });
     }
     // The floor of the scenarios with an environment of their own (Yoga's response cache for (f)),
     // under the same name: no scenario has both floors.
-    if (floorEnv) {
-      const child = await startFloor(ROOT, FLOOR_TARGET, simulator.url, DEMO_APP_KEY, { execArgv: nodeArgs, env: floorEnv });
+    if (floorEnvScenario) {
+      const child = await startFloor(ROOT, FLOOR_TARGET, simulator.url, DEMO_APP_KEY, {
+        execArgv: nodeArgs,
+        env: floorEnvOf(floorEnvScenario, manifestPath),
+        cpus: TARGET_CPUS,
+      });
       compared.push({ name: FLOOR_TARGET, kind: 'floor', nodeArgs, child, ownEnv: true });
     }
   }
@@ -297,18 +397,32 @@ async function main(): Promise<void> {
         // Apollo Server has no health route; its docs' check is this query, with a header that passes CSRF prevention.
         readyPath: '/?query=%7B__typename%7D',
         readyHeaders: { 'apollo-require-preflight': 'true' },
+        cpus: TARGET_CPUS,
       }),
     });
   }
+  // The facade's process again with an Accept-Encoding header, in the compressible scenarios: what a
+  // compressed answer costs is this target's CPU per request less the facade's, in the same rounds.
+  const acceptEncoding = args['accept-encoding'];
+  if (acceptEncoding) {
+    compared.push({ ...facade, name: `facade[accept-encoding: ${acceptEncoding}]`, extraHeaders: { 'accept-encoding': acceptEncoding }, compressedOnly: true });
+  }
   const targets = [facade, baseline, ...compared];
-  const requestsOf = (target: Target, scenario: Scenario) => (target.kind === 'baseline' ? scenario.baseline : scenario.facade);
+  const requestsOf = (target: Target, scenario: Scenario) => {
+    const requests = target.kind === 'baseline' ? scenario.baseline : scenario.facade;
+    const extra = target.extraHeaders;
+    return extra ? requests.map((request) => ({ ...request, headers: { ...request.headers, ...extra } })) : requests;
+  };
   // A scenario with a facade of its own compares it with the baseline and the revisions compared with that environment.
   const targetsOf = (scenario: Scenario) =>
     scenario.facadeEnv
       ? [facadeOf(scenario), baseline, ...compared.filter((t) => t.ownEnv && (t.kind !== 'floor' || FLOOR_SCENARIOS.has(scenario.id)))]
       : targets.filter(
           (t) =>
-            !t.ownEnv && (t.kind !== 'floor' || FLOOR_SCENARIOS.has(scenario.id)) && (t.kind !== 'peer' || PEER_SCENARIOS.has(scenario.id)),
+            !t.ownEnv &&
+            (t.kind !== 'floor' || FLOOR_SCENARIOS.has(scenario.id)) &&
+            (t.kind !== 'peer' || PEER_SCENARIOS.has(scenario.id)) &&
+            (!t.compressedOnly || scenario.compressible === true),
         );
   /** The simulator's latency for a scenario's rounds and warm-up; back to none afterwards. */
   const simulatorLatency = (latencyMs: number) =>
@@ -318,7 +432,7 @@ async function main(): Promise<void> {
     date: new Date().toISOString(),
     commit: gitCommit(),
     machine: info,
-    settings: { rounds: ROUNDS, durationS: DURATION_S, warmupRequests: WARMUP_REQUESTS, facadeNodeOptions: args['facade-node-options'], listingFeeBatchMax: LISTING_FEE_BATCH_MAX, order: targets.map((t) => t.name), nodeArgs: Object.fromEntries(targets.map((t) => [t.name, t.nodeArgs])), ...(ownEnvFacade ? { ownEnvFacadeEnv: ownEnv } : {}), ...(floorEnv ? { ownEnvFloorEnv: floorEnv } : {}) },
+    settings: { pinned: PINNED, generator: GENERATOR, rounds: ROUNDS, durationS: DURATION_S, warmupRequests: WARMUP_REQUESTS, facadeNodeOptions: args['facade-node-options'], listingFeeBatchMax: LISTING_FEE_BATCH_MAX, order: targets.map((t) => t.name), nodeArgs: Object.fromEntries(targets.map((t) => [t.name, t.nodeArgs])), ...(ownEnvFacade ? { ownEnvFacadeEnv: ownEnv } : {}), ...(floorEnv ? { ownEnvFloorEnv: floorEnv } : {}) },
   };
 
   if (!args['soak-only']) {
@@ -344,7 +458,7 @@ async function main(): Promise<void> {
         // The floor is the least a facade can cost only while it makes the least calls: its fee
         // loader must batch, and its response cache must answer, or its figures are of something else.
         const calls = upstream[scenario.id]![target.name]!;
-        if (target.kind === 'floor' && !atMinimum(calls, scenario.minimumUpstream)) {
+        if (target.kind === 'floor' && !withinMinimum(calls, scenario.minimumUpstream)) {
           throw new Error(`scenario ${scenario.id}: the floor made ${JSON.stringify(calls)} partner calls per operation, not the least (${JSON.stringify(scenario.minimumUpstream)})`);
         }
       }
@@ -355,6 +469,29 @@ async function main(): Promise<void> {
     const hundredFees = await countUpstream(simulator.url, facade.child.url, [hundredFeesRequest()], 5);
     for (const target of compared) if (target.kind === 'facade') await countUpstream(simulator.url, target.child.url, [hundredFeesRequest()], 5);
 
+    // The expected length, from the rounds' fixed lengths and a guess at the warm-up's pace.
+    const targetRounds = scenarios.reduce((sum, scenario) => sum + targetsOf(scenario).length * ROUNDS, 0);
+    const warmups = scenarios.reduce((sum, scenario) => sum + targetsOf(scenario).length, 0);
+    const roundsS = targetRounds * (DURATION_S + SETTLE_MS / 1000);
+    const expectedS = roundsS + (warmups * WARMUP_REQUESTS) / WARMUP_GUESS_RPS + (args.soak ? SOAK_REQUESTS / WARMUP_GUESS_RPS : 0);
+    console.log(
+      `bench: ${scenarios.length} scenarios, ${targetRounds} target rounds of ${DURATION_S} s and ${warmups} warm-ups of ${WARMUP_REQUESTS} requests; ` +
+        `expect about ${minutes(expectedS)} (rounds alone ${minutes(roundsS)})`,
+    );
+    const benchStarted = Date.now();
+    let warmupsDone = 0;
+    let roundsStarted = 0;
+    let roundsDone = 0;
+    const progress = (what: string) => {
+      const elapsedS = (Date.now() - benchStarted) / 1000;
+      // From the pace so far: the warm-ups' until the rounds start, then the rounds' own.
+      const leftS =
+        roundsDone === 0
+          ? ((warmups - warmupsDone) * elapsedS) / Math.max(1, warmupsDone) + roundsS
+          : ((targetRounds - roundsDone) * (Date.now() - roundsStarted)) / 1000 / roundsDone;
+      console.log(`  [${minutes(elapsedS)} elapsed, ${roundsDone}/${targetRounds} rounds, about ${minutes(Math.max(0, leftS))} left] ${what}`);
+    };
+
     // Warm-up (JIT, pools, caches), not measured: the rounds measure the steady state a
     // long-running service is in. V8 keeps optimising the facade's larger code for its first few
     // thousand requests (node --trace-opt shows it), so the warm-up is a request count, not a second.
@@ -362,11 +499,14 @@ async function main(): Promise<void> {
       await simulatorLatency(scenario.simulatorLatencyMs ?? 0);
       for (const target of targetsOf(scenario)) {
         await drive(target.child.url, requestsOf(target, scenario), scenario.connections, { amount: WARMUP_REQUESTS });
+        warmupsDone += 1;
       }
+      progress(`warmed up (${scenario.id})`);
     }
     await simulatorLatency(0);
 
     const results = [];
+    roundsStarted = Date.now();
     for (const scenario of scenarios) {
       const scenarioTargets = targetsOf(scenario);
       const scenarioFacade = facadeOf(scenario);
@@ -383,13 +523,30 @@ async function main(): Promise<void> {
           const sampler = sampleRss(target.child.process.pid!, 200);
           const cpuBefore = cpuMsOf(target.child.process.pid!);
           const simulatorCpuBefore = cpuMsOf(simulator.process.pid!);
+          const requests = requestsOf(target, scenario);
           const result: RoundResult = scenario.offeredRate
-            ? await drivePaced(target.child.url, requestsOf(target, scenario), scenario.connections, scenario.offeredRate, DURATION_S, roundIndex + 1)
-            : await drive(target.child.url, requestsOf(target, scenario), scenario.connections, { durationS: DURATION_S });
+            ? await drivePaced(target.child.url, requests, scenario.connections, scenario.offeredRate, DURATION_S, roundIndex + 1)
+            : GENERATOR === 'wrk'
+              ? await driveWrk(target.child.url, requests, scenario.connections, DURATION_S)
+              : await drive(target.child.url, requests, scenario.connections, { durationS: DURATION_S });
           result.cpuMsPerRequest = round((cpuMsOf(target.child.process.pid!) - cpuBefore) / result.requests, 3);
           result.simulatorCpuMsPerRequest = round((cpuMsOf(simulator.process.pid!) - simulatorCpuBefore) / result.requests, 3);
           rssPeaks[target.name]!.push(Math.max(...sampler.stop()));
           rounds[target.name]!.push(result);
+          roundsDone += 1;
+        }
+        progress(`(${scenario.id}) round ${roundIndex + 1}/${ROUNDS}`);
+      }
+      // Partner calls per operation under the scenario's load: a fixed count of requests, so that
+      // none is still in flight when the simulator's records are read (a timed round ends with a
+      // connection's worth of calls made for requests it never counts).
+      const callsUnderLoad: Record<string, number> = {};
+      if (scenario.callsInRounds) {
+        for (const target of scenarioTargets) {
+          await fetch(`${simulator.url}/__simulator/reset`, { method: 'POST' }).then((r) => r.arrayBuffer());
+          const result = await drive(target.child.url, requestsOf(target, scenario), scenario.connections, { amount: CALLS_UNDER_LOAD_REQUESTS });
+          const { calls } = (await (await fetch(`${simulator.url}/__simulator/calls`)).json()) as { calls: Array<{ operation: string }> };
+          callsUnderLoad[target.name] = round(calls.filter((call) => call.operation === 'readInventory').length / (result.requests - result.non2xx), 3);
         }
       }
       const medians = Object.fromEntries(
@@ -405,21 +562,18 @@ async function main(): Promise<void> {
               simulatorCpuMsPerRequest: round(median(list.map((r) => r.simulatorCpuMsPerRequest!)), 3),
               // The highest RSS sampled (every 200 ms) during this scenario's rounds.
               peakRssMiB: round(Math.max(...rssPeaks[t.name]!), 1),
+              ...(list[0]?.bytesPerResponse === undefined ? {} : { bytesPerResponse: median(list.map((r) => r.bytesPerResponse!)) }),
+              ...(scenario.callsInRounds ? { partnerCallsPerRequest: callsUnderLoad[t.name] } : {}),
             },
           ];
         }),
       );
-      // The ratio of each round's pair, then the median: robust against one noisy round.
+      // The ratio of the two targets' medians over the same alternating rounds.
       await simulatorLatency(0);
       const pairRatios = (other: string, of = scenarioFacade.name) => {
-        const a = rounds[of]!;
-        const b = rounds[other]!;
-        return {
-          rps: round(median(a.map((r, i) => ratio(r.rps, b[i]!.rps))), 3),
-          p50: round(median(a.map((r, i) => ratio(r.p50, b[i]!.p50))), 3),
-          p99: round(median(a.map((r, i) => ratio(r.p99, b[i]!.p99))), 3),
-          cpuMsPerRequest: round(median(a.map((r, i) => ratio(r.cpuMsPerRequest!, b[i]!.cpuMsPerRequest!))), 3),
-        };
+        const a = medians[of]!;
+        const b = medians[other]!;
+        return { rps: ratio(a.rps, b.rps), p50: ratio(a.p50, b.p50), p99: ratio(a.p99, b.p99), cpuMsPerRequest: ratio(a.cpuMsPerRequest, b.cpuMsPerRequest) };
       };
       const entry = {
         id: scenario.id,
@@ -453,7 +607,7 @@ async function main(): Promise<void> {
   }
 
   if (ownEnvFacade && (args.soak || args['soak-only'])) {
-    report.soak = { facadeEnv: ownEnv, ...(await soak(simulator.url, ownEnvFacade, buildScenarios().find((s) => s.id === 'e')!)) };
+    report.soak = { facadeEnv: ownEnv, ...(await soak(simulator.url, ownEnvFacade, buildScenarios().find((s) => s.id === 'e')!, soakInspectorPort!)) };
   }
   // The highest of the facade processes'.
   report.facadeLifetimePeakRssMiB = round(
@@ -467,37 +621,72 @@ async function main(): Promise<void> {
   console.log(`\nfacade lifetime peak RSS ${report.facadeLifetimePeakRssMiB} MiB; results written to ${args.out}`);
 }
 
-/** SOAK_REQUESTS (100,000) requests of scenario (e) against the facade alone, RSS sampled each second. */
-async function soak(simulatorUrl: string, facade: Target, scenario: Scenario) {
-  console.log(`\nsoak: ${SOAK_REQUESTS} requests of scenario (e) against the facade, RSS sampled every second`);
+/** The soak's phases: the heap's slope is read in each, so that a leak shows as one that does not flatten. */
+const SOAK_PHASES = 3;
+/** How often the soak samples the facade's heap after a full collection. */
+const HEAP_SAMPLE_MS = 1_000;
+
+/**
+ * SOAK_REQUESTS requests of scenario (e) against the facade with the response cache, in three
+ * phases. RSS is sampled each second; the heap in use after a full collection (through the
+ * inspector) each second too, and each phase's least-squares slope of it against requests is
+ * given with its 95 % confidence interval: a service that keeps nothing per request has an
+ * interval that holds zero, phase after phase.
+ */
+async function soak(simulatorUrl: string, facade: Target, scenario: Scenario, inspectorPort: number) {
+  console.log(`\nsoak: ${SOAK_REQUESTS} requests of scenario (e) against the facade in ${SOAK_PHASES} phases; RSS and the heap after a full collection sampled every second`);
   const pid = facade.child.process.pid!;
+  const probe = await openHeapProbe(inspectorPort);
   let done = 0;
   const samples: Array<{ seconds: number; requests: number; rssMiB: number }> = [];
+  const heap: Array<{ phase: number; requests: number; heapMiB: number }> = [];
   const started = Date.now();
   const take = () => samples.push({ seconds: round((Date.now() - started) / 1000, 1), requests: done, rssMiB: round(memoryOf(pid).rssMiB, 1) });
   take();
   const timer = setInterval(take, 1000);
   // The simulator keeps a bounded list of call records; start it from empty.
   await fetch(`${simulatorUrl}/__simulator/reset`, { method: 'POST' }).then((r) => r.arrayBuffer());
-  const result = await drive(facade.child.url, scenario.facade, scenario.connections, { amount: SOAK_REQUESTS }, () => (done += 1));
+  const perPhase = Math.ceil(SOAK_REQUESTS / SOAK_PHASES);
+  const results: RoundResult[] = [];
+  for (let phase = 0; phase < SOAK_PHASES; phase++) {
+    let sampling = true;
+    const sampler = (async () => {
+      while (sampling) {
+        const requests = done;
+        const used = await probe.usedAfterGc();
+        heap.push({ phase, requests, heapMiB: round(used / 2 ** 20, 3) });
+        await new Promise((resolve) => setTimeout(resolve, HEAP_SAMPLE_MS));
+      }
+    })();
+    results.push(await drive(facade.child.url, scenario.facade, scenario.connections, { amount: perPhase }, () => (done += 1)));
+    sampling = false;
+    await sampler;
+    console.log(`soak: phase ${phase + 1}/${SOAK_PHASES} done, ${done} requests, RSS ${round(memoryOf(pid).rssMiB, 1)} MiB`);
+  }
   clearInterval(timer);
   take();
-  // The trend after warm-up: the slope over the second half, in MiB per 10,000 requests.
-  const secondHalf = samples.filter((s) => s.requests >= SOAK_REQUESTS / 2).map((s) => [s.requests / 10_000, s.rssMiB] as const);
+  probe.close();
+  // Per phase, in KiB of heap per 10,000 requests.
+  const phases = Array.from({ length: SOAK_PHASES }, (_, phase) => {
+    const points = heap.filter((h) => h.phase === phase).map((h) => [h.requests / 10_000, h.heapMiB * 1024] as const);
+    const fit = slopeInterval(points);
+    return { samples: points.length, slopeKiBPer10kRequests: round(fit.slope, 1), low: round(fit.low, 1), high: round(fit.high, 1) };
+  });
   const summary = {
-    requests: result.requests,
-    non2xx: result.non2xx,
-    errors: result.errors,
-    rps: result.rps,
+    requests: results.reduce((sum, r) => sum + r.requests, 0),
+    non2xx: results.reduce((sum, r) => sum + r.non2xx, 0),
+    errors: results.reduce((sum, r) => sum + r.errors, 0),
+    rps: round(median(results.map((r) => r.rps)), 1),
     peakRssMiB: Math.max(...samples.map((s) => s.rssMiB)),
-    slopeSecondHalfMiBPer10kRequests: round(slope(secondHalf), 2),
+    slopeSecondHalfMiBPer10kRequests: round(slope(samples.filter((s) => s.requests >= SOAK_REQUESTS / 2).map((s) => [s.requests / 10_000, s.rssMiB] as const)), 2),
+    heapAfterGc: { everyMs: HEAP_SAMPLE_MS, phases },
     samples,
+    heapSamples: heap,
   };
   console.log(
-    `soak: ${summary.requests} requests at ${summary.rps} req/s, ${summary.non2xx} non-2xx, ${summary.errors} errors; ` +
-      `RSS peak ${summary.peakRssMiB} MiB, second-half slope ${summary.slopeSecondHalfMiBPer10kRequests} MiB per 10k requests`,
+    `soak: ${summary.requests} requests at ${summary.rps} req/s, ${summary.non2xx} non-2xx, ${summary.errors} errors; RSS peak ${summary.peakRssMiB} MiB; ` +
+      `heap after GC, KiB per 10,000 requests (95 % interval) by phase: ${phases.map((p) => `${p.slopeKiBPer10kRequests} (${p.low} to ${p.high})`).join(', ')}`,
   );
-  console.log(`soak RSS samples (requests: MiB): ${samples.map((s) => `${s.requests}: ${s.rssMiB}`).join(', ')}`);
   return summary;
 }
 
@@ -526,7 +715,7 @@ function printScenario(
   }
   const r = entry.ratioFacadeToBaseline;
   console.log(
-    `  facade/baseline (median of round ratios): req/s ${r.rps}  p50 ${r.p50}  p99 ${r.p99}  CPU/req ${r.cpuMsPerRequest};  facade peak RSS ${entry.facadePeakRssMiB} MiB`,
+    `  facade/baseline (ratio of medians): req/s ${r.rps}  p50 ${r.p50}  p99 ${r.p99}  CPU/req ${r.cpuMsPerRequest};  facade peak RSS ${entry.facadePeakRssMiB} MiB`,
   );
   for (const [name, c] of Object.entries(entry.ratioFacadeToCompared)) {
     console.log(`  facade/${name}: req/s ${c.rps}  p50 ${c.p50}  p99 ${c.p99}  CPU/req ${c.cpuMsPerRequest}`);

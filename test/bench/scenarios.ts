@@ -79,14 +79,36 @@ export interface BenchRequest {
   body?: string;
 }
 
-export type ScenarioId = 'a' | 'a32' | 'ad' | 'b' | 'c' | 'd' | 'e' | 'f' | 'g' | 'i';
+export type ScenarioId = 'a' | 'a32' | 'ad' | 'b' | 'c' | 'd' | 'e' | 'f' | 'g' | 'i' | 'p1' | 'p100' | 'p100f' | 'm100';
+
+/** Every scenario, in the order a full bench runs them. */
+export const ALL_SCENARIOS: readonly ScenarioId[] = ['a', 'a32', 'ad', 'b', 'c', 'd', 'e', 'f', 'g', 'i', 'p1', 'p100', 'p100f', 'm100'];
 
 /**
- * The Yoga floor's target name (test/bench/yoga-floor.ts), and the scenarios it answers: pages
- * with and without listing fees, the fee mutation, and (f)'s cached reads with Yoga's response cache.
+ * Cost as work grows: the scenario of each cell, by page size (items of the card view) and fee
+ * count (listingFee on every item of the page, or the fee mutation's items).
+ */
+export const GROWTH_TABLE: ReadonlyArray<{ row: string; cells: Record<'0' | '20' | '100', ScenarioId | null> }> = [
+  { row: 'page of 1 item', cells: { 0: 'p1', 20: null, 100: null } },
+  { row: 'page of 20 items', cells: { 0: 'a', 20: 'b', 100: null } },
+  { row: 'page of 100 items', cells: { 0: 'p100', 20: null, 100: 'p100f' } },
+  { row: 'fee mutation', cells: { 0: null, 20: 'd', 100: 'm100' } },
+];
+
+/**
+ * The Yoga floor's target name (test/bench/yoga-floor.ts): it answers every scenario, (f)'s cached
+ * reads with Yoga's response cache, (ad)'s documentIds with Yoga's persisted-operations plugin.
  */
 export const FLOOR_TARGET = 'yoga-floor';
-export const FLOOR_SCENARIOS: ReadonlySet<ScenarioId> = new Set(['a', 'a32', 'b', 'c', 'd', 'e', 'f', 'g', 'i']);
+export const FLOOR_SCENARIOS: ReadonlySet<ScenarioId> = new Set(ALL_SCENARIOS);
+
+/**
+ * The floor's environment in a scenario: the scenario's own (the response cache's in (f)) and, as
+ * every bench facade has, the trusted-documents manifest written at `manifestPath`.
+ */
+export function floorEnvOf(scenario: Scenario, manifestPath: string): Record<string, string> {
+  return { ...scenario.floorEnv, FLOOR_TRUSTED_DOCUMENTS: manifestPath };
+}
 /** The peer (test/bench/apollo-peer.ts) answers (a)'s query, at both connection counts. */
 export const PEER_TARGET = 'apollo-peer';
 export const PEER_SCENARIOS: ReadonlySet<ScenarioId> = new Set(['a', 'a32']);
@@ -159,6 +181,13 @@ export interface Scenario {
    * request as soon as the last is answered.
    */
   offeredRate?: number;
+  /**
+   * Partner calls are also counted under the scenario's load (from the simulator's call records):
+   * where many requests for one page are in flight at once, a facade that joins them makes fewer.
+   */
+  callsInRounds?: boolean;
+  /** Sent also with an Accept-Encoding header, as a target of its own, when the bench is asked to. */
+  compressible?: boolean;
 }
 
 /** The response cache's TTL in scenario (f) and the soak: far longer than a round. */
@@ -212,9 +241,24 @@ const users = (count: number) => Array.from({ length: count }, (_, user) => user
 
 export function buildScenarios(): Scenario[] {
   const appId = DEMO_APP_ID;
-  const card = (user: number) => ({
-    facade: graphql(user, CARD_QUERY, { platformId: platformIdOf(user), appId, first: 20 }),
-    baseline: baselineGet(user, '/inventory', { platformId: platformIdOf(user), appId, first: 20, view: 'card' }),
+  const card = (user: number, first = 20) => ({
+    facade: graphql(user, CARD_QUERY, { platformId: platformIdOf(user), appId, first }),
+    baseline: baselineGet(user, '/inventory', { platformId: platformIdOf(user), appId, first, view: 'card' }),
+  });
+  const feeMutation = (items: number) => ({
+    facade: [graphql(0, FEE_MUTATION, { input: { items: feeInputItems(0, items) } })],
+    baseline: [
+      {
+        method: 'POST' as const,
+        path: '/listing-fees',
+        headers: { 'content-type': 'application/json', authorization: `Bearer ${tokenOf(0)}` },
+        body: JSON.stringify({ items: feeInputItems(0, items) }),
+      },
+    ],
+  });
+  const cardWithFees = (first: number) => ({
+    facade: [graphql(0, CARD_WITH_FEES_QUERY, { platformId: platformIdOf(0), appId, first, price: FEE_PRICE })],
+    baseline: [baselineGet(0, '/inventory', { platformId: platformIdOf(0), appId, first, view: 'card', feePrice: FEE_PRICE })],
   });
   // Scenario (a)'s one request each, which (f) and (g) send under other conditions.
   const pageA = { facade: [card(0).facade], baseline: [card(0).baseline] };
@@ -225,6 +269,7 @@ export function buildScenarios(): Scenario[] {
       connections: 10,
       ...pageA,
       minimumUpstream: { readInventory: 1, calculateListingFee: 0 },
+      compressible: true,
     },
     {
       id: 'a32',
@@ -245,10 +290,7 @@ export function buildScenarios(): Scenario[] {
       id: 'b',
       title: 'the same page with listingFee on every item',
       connections: 10,
-      facade: [graphql(0, CARD_WITH_FEES_QUERY, { platformId: platformIdOf(0), appId, first: 20, price: FEE_PRICE })],
-      baseline: [
-        baselineGet(0, '/inventory', { platformId: platformIdOf(0), appId, first: 20, view: 'card', feePrice: FEE_PRICE }),
-      ],
+      ...cardWithFees(20),
       minimumUpstream: { readInventory: 1, calculateListingFee: 1 },
     },
     {
@@ -258,20 +300,13 @@ export function buildScenarios(): Scenario[] {
       facade: [graphql(0, FULL_QUERY, { platformId: platformIdOf(0), appId, first: 100 })],
       baseline: [baselineGet(0, '/inventory', { platformId: platformIdOf(0), appId, first: 100, view: 'full' })],
       minimumUpstream: { readInventory: 1, calculateListingFee: 0 },
+      compressible: true,
     },
     {
       id: 'd',
       title: 'calculateListingFee mutation with 20 items',
       connections: 10,
-      facade: [graphql(0, FEE_MUTATION, { input: { items: feeInputItems(0, 20) } })],
-      baseline: [
-        {
-          method: 'POST',
-          path: '/listing-fees',
-          headers: { 'content-type': 'application/json', authorization: `Bearer ${tokenOf(0)}` },
-          body: JSON.stringify({ items: feeInputItems(0, 20) }),
-        },
-      ],
+      ...feeMutation(20),
       minimumUpstream: { readInventory: 0, calculateListingFee: 1 },
     },
     {
@@ -303,11 +338,42 @@ export function buildScenarios(): Scenario[] {
     },
     {
       id: 'i',
-      title: 'scenario (g) at full load: each of the 200 connections sends again as soon as it is answered',
+      title: 'burst: (g) at full load, each of the 200 connections of one user sending again as soon as it is answered',
       connections: 200,
       ...pageA,
       minimumUpstream: { readInventory: 1, calculateListingFee: 0 },
       simulatorLatencyMs: 50,
+      callsInRounds: true,
+    },
+    {
+      id: 'p1',
+      title: 'one page of 1 item x 10 fields + totalCount',
+      connections: 10,
+      facade: [card(0, 1).facade],
+      baseline: [card(0, 1).baseline],
+      minimumUpstream: { readInventory: 1, calculateListingFee: 0 },
+    },
+    {
+      id: 'p100',
+      title: 'one page of 100 items x 10 fields + totalCount',
+      connections: 10,
+      facade: [card(0, 100).facade],
+      baseline: [card(0, 100).baseline],
+      minimumUpstream: { readInventory: 1, calculateListingFee: 0 },
+    },
+    {
+      id: 'p100f',
+      title: 'one page of 100 items with listingFee on every item',
+      connections: 10,
+      ...cardWithFees(100),
+      minimumUpstream: { readInventory: 1, calculateListingFee: Math.ceil(100 / LISTING_FEE_BATCH_MAX) },
+    },
+    {
+      id: 'm100',
+      title: 'calculateListingFee mutation with 100 items',
+      connections: 10,
+      ...feeMutation(100),
+      minimumUpstream: { readInventory: 0, calculateListingFee: Math.ceil(100 / LISTING_FEE_BATCH_MAX) },
     },
   ];
 }

@@ -54,6 +54,32 @@ export function slope(points: ReadonlyArray<readonly [number, number]>): number 
   return den === 0 ? 0 : num / den;
 }
 
+/** Student's t at 97.5 % (a two-sided 95 % interval) by degrees of freedom; 1.96 beyond 30. */
+const T_975 = [12.706, 4.303, 3.182, 2.776, 2.571, 2.447, 2.365, 2.306, 2.262, 2.228, 2.201, 2.179, 2.16, 2.145, 2.131, 2.12, 2.11, 2.101, 2.093, 2.086, 2.08, 2.074, 2.069, 2.064, 2.06, 2.056, 2.052, 2.048, 2.045, 2.042];
+
+/**
+ * The least-squares slope with its 95 % confidence interval (Student's t, n - 2 degrees of freedom):
+ * a heap that does not grow has an interval that holds zero. NaN bounds with fewer than three points.
+ */
+export function slopeInterval(points: ReadonlyArray<readonly [number, number]>): { slope: number; low: number; high: number } {
+  const n = points.length;
+  const b = slope(points);
+  if (n < 3) return { slope: b, low: Number.NaN, high: Number.NaN };
+  const mx = points.reduce((sum, [x]) => sum + x, 0) / n;
+  const my = points.reduce((sum, [, y]) => sum + y, 0) / n;
+  const a = my - b * mx;
+  let residuals = 0;
+  let sxx = 0;
+  for (const [x, y] of points) {
+    residuals += (y - (a + b * x)) ** 2;
+    sxx += (x - mx) ** 2;
+  }
+  if (sxx === 0) return { slope: 0, low: Number.NaN, high: Number.NaN };
+  const standardError = Math.sqrt(residuals / (n - 2) / sxx);
+  const t = T_975[n - 3] ?? 1.96;
+  return { slope: b, low: b - t * standardError, high: b + t * standardError };
+}
+
 /**
  * Arrival offsets in ms of an open load: a Poisson process at `ratePerSecond` over `durationMs`,
  * from a seeded generator (mulberry32), so that every target of a run is sent the very same

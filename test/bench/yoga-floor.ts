@@ -7,12 +7,15 @@
 // that puts a page's fee fields into the baseline's one fee call; and the fee mutation (d), whose
 // one resolver makes the baseline's fee call. With FLOOR_RESPONSE_CACHE_TTL_MS it also runs Yoga's
 // response-cache plugin with its own in-memory store and cache key, its session the Authorization
-// header, for the cached reads of (f).
+// header, for the cached reads of (f). With FLOOR_TRUSTED_DOCUMENTS (a manifest file, id to text) it
+// runs Yoga's persisted-operations plugin as its docs show, for (ad)'s requests by documentId.
 // The facade's cost over this floor is what the service itself adds; this floor's cost over the
 // baseline is what Yoga and GraphQL execution cost before any of it.
 import { createServer } from 'node:http';
 import DataLoader from 'dataloader';
 import { buildSubgraphSchema } from '@apollo/subgraph';
+import { readFileSync } from 'node:fs';
+import { usePersistedOperations } from '@graphql-yoga/plugin-persisted-operations';
 import { useResponseCache } from '@graphql-yoga/plugin-response-cache';
 import { createYoga, type Plugin } from 'graphql-yoga';
 import { useCompiledExecution } from '../../src/plugins/compiled-execution.js';
@@ -36,6 +39,9 @@ interface Context {
 const port = Number(process.env.FLOOR_PORT ?? 4030);
 const cacheTtlMs = Number(process.env.FLOOR_RESPONSE_CACHE_TTL_MS ?? 0);
 if (!Number.isSafeInteger(cacheTtlMs) || cacheTtlMs < 0) throw new Error(`FLOOR_RESPONSE_CACHE_TTL_MS must be whole milliseconds; got ${process.env.FLOOR_RESPONSE_CACHE_TTL_MS}`);
+const trustedDocuments = process.env.FLOOR_TRUSTED_DOCUMENTS
+  ? (JSON.parse(readFileSync(process.env.FLOOR_TRUSTED_DOCUMENTS, 'utf8')) as Record<string, string>)
+  : null;
 const partner = createPartnerCaller(process.env.PARTNER_API_URL ?? 'http://127.0.0.1:4010', process.env.PARTNER_APP_KEY ?? '');
 
 /**
@@ -117,6 +123,15 @@ const yoga = createYoga<object, Context>({
   }),
   // graphql-jit, as the facade executes; FLOOR_EXECUTOR=graphql-js measures Yoga's own executor.
   plugins: [
+    ...(trustedDocuments
+      ? [
+          usePersistedOperations({
+            getPersistedOperation: (id: string) => trustedDocuments[id] ?? null,
+            extractPersistedOperationId: (params) => ((params as { documentId?: unknown }).documentId as string | undefined) ?? null,
+            allowArbitraryOperations: true,
+          }) as Plugin,
+        ]
+      : []),
     ...(process.env.FLOOR_EXECUTOR === 'graphql-js' ? [] : [useCompiledExecution()]),
     // After the executor, as in the facade: the cache wraps whichever execute it finds.
     ...(cacheTtlMs > 0

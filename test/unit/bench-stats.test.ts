@@ -1,7 +1,7 @@
 // The benchmark's arithmetic (test/bench/stats.ts): what its report's medians, percentiles, ratios
 // and soak trend mean. No timing here: the bench itself never runs in the test suite.
 import { describe, expect, it } from 'vitest';
-import { median, percentile, poissonArrivals, ratio, slope } from '../bench/stats.js';
+import { median, percentile, poissonArrivals, ratio, slope, slopeInterval } from '../bench/stats.js';
 
 describe('bench statistics', () => {
   it('takes the middle value, or the mean of the middle two', () => {
@@ -39,5 +39,29 @@ describe('bench statistics', () => {
     expect(longer).toBeLessThan(0.4);
     expect(poissonArrivals(200, 60_000, 7)).toEqual(arrivals);
     expect(poissonArrivals(200, 60_000, 8)).not.toEqual(arrivals);
+  });
+});
+
+describe('the soak heap trend', () => {
+  it('gives an interval that holds zero for a flat, noisy series', () => {
+    const flat = Array.from({ length: 20 }, (_, i) => [i, 100 + (i % 2 === 0 ? 1 : -1)] as const);
+    const { slope: b, low, high } = slopeInterval(flat);
+    expect(Math.abs(b)).toBeLessThan(0.1);
+    expect(low).toBeLessThan(0);
+    expect(high).toBeGreaterThan(0);
+  });
+
+  it('gives an interval above zero for a growing series, and the textbook figures', () => {
+    const points = [[0, 1.5], [1, 2.5], [2, 5.5], [3, 6.5], [4, 9]] as const;
+    const { slope: b, low, high } = slopeInterval(points);
+    // Fit y = 1.9x + 1.2: residuals 0.3, -0.6, 0.5, -0.4, 0.2 (sum of squares 0.9), Sxx 10, t(3) 3.182.
+    expect(b).toBeCloseTo(1.9, 5);
+    expect(high - b).toBeCloseTo(3.182 * Math.sqrt(0.9 / 3 / 10), 5);
+    expect(b - low).toBeCloseTo(high - b, 10);
+    expect(low).toBeGreaterThan(0);
+  });
+
+  it('has no interval below three points', () => {
+    expect(slopeInterval([[0, 1], [1, 2]]).low).toBeNaN();
   });
 });

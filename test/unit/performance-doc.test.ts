@@ -76,3 +76,37 @@ describe('the report of (f)', () => {
     expect(line).toBe("- (f) req/s ≥ 3 × the baseline's: 2.54, **missed** (the Yoga floor with Yoga's own response cache: 1.92 × the req/s)");
   });
 });
+
+describe('the report of the soak', () => {
+  const soak = (low: number, high: number): BenchResults => ({
+    ...runOf({ id: 'a', medians: { facade: { rps: 1, p50: 1, p99: 1, cpuMsPerRequest: 1 }, baseline: { rps: 1, p50: 1, p99: 1, cpuMsPerRequest: 1 } }, ratioFacadeToBaseline: { rps: 1, p50: 1, p99: 1, cpuMsPerRequest: 1 } }),
+    soak: {
+      requests: 150_000,
+      rps: 1000,
+      peakRssMiB: 150,
+      slopeSecondHalfMiBPer10kRequests: 0,
+      heapAfterGc: { everyMs: 1000, phases: [{ samples: 50, slopeKiBPer10kRequests: 40, low: 10, high: 70 }, { samples: 50, slopeKiBPer10kRequests: (low + high) / 2, low, high }] },
+    },
+  });
+  const heapLine = (results: BenchResults) => renderReport(results).split('\n').find((text) => text.startsWith('- soak heap'));
+
+  it("calls the heap flat when the last phase's interval holds zero, whatever an earlier phase did", () => {
+    expect(heapLine(soak(-12.5, 20.5))).toBe("- soak heap after GC, last phase's slope indistinguishable from zero: -12.5 to 20.5 KiB per 10,000 requests, met");
+  });
+
+  it('calls it growing when the interval lies above zero', () => {
+    expect(heapLine(soak(3, 9))).toMatch(/3\.0 to 9\.0 KiB per 10,000 requests, \*\*missed\*\*$/);
+  });
+
+  it('gives every phase with its interval', () => {
+    expect(renderReport(soak(-1, 1))).toContain('by phase: 40.0 KiB (10.0 to 70.0), 0.0 KiB (-1.0 to 1.0).');
+  });
+});
+
+describe('the growth table', () => {
+  it('puts each scenario in its cell, facade over floor, and leaves the rest empty', () => {
+    const figures = (cpuMsPerRequest: number) => ({ rps: 1, p50: 1, p99: 1, cpuMsPerRequest });
+    const results = runOf({ id: 'p100f', medians: { facade: figures(2.5), baseline: figures(1), [FLOOR_TARGET]: figures(2) }, ratioFacadeToBaseline: figures(2.5) });
+    expect(renderReport(results)).toContain('| page of 100 items | – | – | 2.500 / 2.000 (p100f) |');
+  });
+});

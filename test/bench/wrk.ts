@@ -1,0 +1,73 @@
+// A closed load from wrk (Debian's /usr/bin/wrk), the generator of the pinned bench: one C thread
+// whose event loop costs a fraction of what autocannon's costs per request, so that the core the
+// generator shares with the partner simulator keeps the target's core busy. A Lua script of wrk's
+// API sends the scenario's requests (round robin when there are several) and prints the result as
+// one JSON line: request count, bytes, errors, and the p50 and p99 of wrk's latency histogram.
+import { spawn } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { RoundResult } from './drive.js';
+import type { BenchRequest } from './scenarios.js';
+import { round } from './stats.js';
+
+export const WRK = '/usr/bin/wrk';
+
+const luaString = (text: string) => `"${text.replace(/\\/g, '\\\\').replace(/"/g, '\\"').replace(/\n/g, '\\n').replace(/\r/g, '\\r')}"`;
+
+/** wrk's script: the requests, formatted once, sent in turn; `done` prints the figures as JSON. */
+export function wrkScript(requests: BenchRequest[]): string {
+  const formatted = requests.map((request) => {
+    const headers = Object.entries(request.headers).map(([name, value]) => `[${luaString(name)}] = ${luaString(value)}`);
+    return `wrk.format(${luaString(request.method)}, ${luaString(request.path)}, { ${headers.join(', ')} }, ${request.body === undefined ? 'nil' : luaString(request.body)})`;
+  });
+  return `local requests = {}
+local next = 0
+init = function(args)
+  ${formatted.map((text, i) => `requests[${i + 1}] = ${text}`).join('\n  ')}
+end
+request = function()
+  next = next % #requests + 1
+  return requests[next]
+end
+done = function(summary, latency, _)
+  local e = summary.errors
+  io.write(string.format('{"requests":%d,"durationUs":%d,"bytes":%d,"connectErrors":%d,"readErrors":%d,"writeErrors":%d,"non2xx":%d,"timeouts":%d,"p50Us":%d,"p99Us":%d}\\n',
+    summary.requests, summary.duration, summary.bytes, e.connect, e.read, e.write, e.status, e.timeout,
+    latency:percentile(50), latency:percentile(99)))
+end
+`;
+}
+
+/** Drives one target for `durationS` with `connections` from wrk's one thread. */
+export async function driveWrk(url: string, requests: BenchRequest[], connections: number, durationS: number): Promise<RoundResult> {
+  const dir = mkdtempSync(join(tmpdir(), 'tradegraph-wrk-'));
+  try {
+    const script = join(dir, 'bench.lua');
+    writeFileSync(script, wrkScript(requests));
+    const args = ['-t1', `-c${connections}`, `-d${durationS}s`, '--timeout', '30s', '-s', script, url];
+    const output = await new Promise<string>((resolve, reject) => {
+      const child = spawn(WRK, args, { stdio: ['ignore', 'pipe', 'pipe'] });
+      let stdout = '';
+      let stderr = '';
+      child.stdout.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));
+      child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
+      child.once('error', reject);
+      child.once('exit', (code) => (code === 0 ? resolve(stdout) : reject(new Error(`wrk exited ${code}: ${stderr}${stdout}`))));
+    });
+    const line = output.trim().split('\n').findLast((text) => text.startsWith('{'));
+    if (!line) throw new Error(`wrk printed no result:\n${output}`);
+    const r = JSON.parse(line) as Record<string, number>;
+    return {
+      rps: round(r.requests! / (r.durationUs! / 1e6), 1),
+      p50: round(r.p50Us! / 1000, 3),
+      p99: round(r.p99Us! / 1000, 3),
+      requests: r.requests!,
+      non2xx: r.non2xx!,
+      errors: r.connectErrors! + r.readErrors! + r.writeErrors! + r.timeouts!,
+      bytesPerResponse: r.requests ? round(r.bytes! / r.requests, 0) : 0,
+    };
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
