@@ -9,7 +9,7 @@ import { itemAt, platformIdWithSize } from '../../src/simulator/data.js';
 import { CalculateListingFeeDocument, InventoryPageDocument } from '../generated/graphql.js';
 import { startRedisServer, type RedisServer } from '../support/redis.js';
 import { startTwoReplicas } from '../support/replicas.js';
-import { errorCodes, expectNoGraphQLErrors, startTestkit, type Testkit } from '../support/testkit.js';
+import { errorCodes, expectNoGraphQLErrors, startTestkit, useTestkit, type Testkit } from '../support/testkit.js';
 
 const TTL_MS = 1000;
 const page = (size: number) => ({ platformId: platformIdWithSize(size), appId: 730, first: 3 });
@@ -52,16 +52,11 @@ function expectStale(outage: Awaited<ReturnType<typeof read>>, fresh: Awaited<Re
 }
 
 describe('stale-if-error, in-process', () => {
-  let kit: Testkit;
-  beforeAll(async () => {
-    kit = await startTestkit({ config: { responseCacheTtlMs: TTL_MS, responseCacheStaleIfErrorMs: 300_000 } });
-  });
-  afterAll(async () => {
-    await kit?.close();
-  });
+  // Its simulator is reset before each test, faults included.
+  const kitOf = useTestkit({ config: { responseCacheTtlMs: TTL_MS, responseCacheStaleIfErrorMs: 300_000 } });
 
   it("serves the same credential's last good answer, marked stale, when the partner answers 503 past the TTL", async () => {
-    kit.simulator.reset();
+    const kit = kitOf();
     const fresh = await readThenOutlive(kit, 41, 'stale-token-one');
     kit.simulator.injectFault({ kind: 'http-503', operation: 'readInventory' });
     const staleBefore = await lookups(kit, 'stale');
@@ -79,7 +74,7 @@ describe('stale-if-error, in-process', () => {
   });
 
   it('serves a partial answer of outages stale too, and never in place of a refusal the partner answered', async () => {
-    kit.simulator.reset();
+    const kit = kitOf();
     const query = `query Two($one: String!, $two: String!) { one: inventory(platformId: $one, appId: 730) { totalCount } two: inventory(platformId: $two, appId: 730) { totalCount } }`;
     const variables = { one: platformIdWithSize(42), two: platformIdWithSize(43) };
     const send = async (token: string) => {
@@ -102,7 +97,7 @@ describe('stale-if-error, in-process', () => {
   });
 
   it('never answers a mutation with a stale answer', async () => {
-    kit.simulator.reset();
+    const kit = kitOf();
     const item = itemAt(platformIdWithSize(3), 730, 0);
     const input = { items: [{ price: 1500, token: item.token, styleToken: item.styleToken }] };
     expectNoGraphQLErrors(await kit.execute(CalculateListingFeeDocument, { input }, { token: 'stale-token-four' }));
@@ -142,15 +137,10 @@ describe('stale-if-error when the partner does not answer in time', () => {
 });
 
 describe('stale-if-error past its window', () => {
-  let kit: Testkit;
-  beforeAll(async () => {
-    kit = await startTestkit({ config: { responseCacheTtlMs: TTL_MS, responseCacheStaleIfErrorMs: 1000 } });
-  });
-  afterAll(async () => {
-    await kit?.close();
-  });
+  const kitOf = useTestkit({ config: { responseCacheTtlMs: TTL_MS, responseCacheStaleIfErrorMs: 1000 } });
 
   it('answers the outage once the window after the TTL has passed', async () => {
+    const kit = kitOf();
     await readThenOutlive(kit, 45, 'stale-token-six', TTL_MS + 1000);
     kit.simulator.injectFault({ kind: 'http-503', operation: 'readInventory' });
     const outage = await read(kit, 45, 'stale-token-six');
