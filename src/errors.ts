@@ -126,17 +126,22 @@ export class RateLimitedError extends TradegraphError {
   }
 }
 
+/** A refusal of this service's budgets: `http` makes Yoga answer 429 with Retry-After (it strips `http` from what the client sees). */
+const tooManyRequests = (retryAfterSeconds: number) => ({
+  retryAfter: retryAfterSeconds,
+  http: { status: 429, headers: { 'Retry-After': String(retryAfterSeconds) } },
+});
+
 /** The caller's credential has used its RATE_LIMIT_MAX operations of the current window at this service. */
 export class OperationRateLimitedError extends TradegraphError {
   constructor(max: number, windowMs: number, retryAfterSeconds: number, cost: number) {
     const budget = `${max} units of partner work per ${windowMs / 1000} s`;
-    // `http` makes Yoga answer 429 with Retry-After (it strips `http` from what the client sees).
     super(
       cost > max
         ? `The operation would cost ${cost} units of partner work, more than the whole budget of ${budget}: ask for less per operation.`
         : `The operation would cost ${cost} units of partner work, more than is left of the budget of ${budget}; try again in ${retryAfterSeconds} s.`,
       ErrorCode.RATE_LIMITED,
-      { retryAfter: retryAfterSeconds, http: { status: 429, headers: { 'Retry-After': String(retryAfterSeconds) } } },
+      tooManyRequests(retryAfterSeconds),
     );
   }
 }
@@ -156,7 +161,7 @@ export class UnprovenFeeBudgetError extends TradegraphError {
       `Listing fees of callers the partner has not accepted share one budget, and ${spent}; try again in ${retryAfterSeconds} s, ` +
         'or read an inventory with the token first: its fees then spend its own budget.',
       ErrorCode.RATE_LIMITED,
-      { retryAfter: retryAfterSeconds, http: { status: 429, headers: { 'Retry-After': String(retryAfterSeconds) } } },
+      tooManyRequests(retryAfterSeconds),
     );
   }
 }

@@ -10,7 +10,7 @@ import { graphiqlOptions } from './graphiql.js';
 import { helpText } from './http/help.js';
 import { createNodeServer, listen } from './http/node-server.js';
 import { serviceRoutes } from './http/routes.js';
-import { createLoadShedding, type LoadShedding } from './http/shedding.js';
+import { createLoadShedding } from './http/shedding.js';
 import { createShutdown } from './http/shutdown.js';
 import { yogaLogging } from './logger.js';
 import { createMetrics, type TradegraphMetrics } from './observability/metrics.js';
@@ -117,7 +117,7 @@ export function createTradegraph({ config, logger, graphiqlHeaders = {}, schema 
   });
   const shutdown = createShutdown(logger);
   const help = helpText({ production: config.production, graphqlPath: GRAPHQL_PATH });
-  const shedding = countedShedding(createLoadShedding(config.maxOperationsInFlight, config.maxOperationsInFlight * config.maxBodyBytes), metrics);
+  const shedding = createLoadShedding(config.maxOperationsInFlight, config.maxOperationsInFlight * config.maxBodyBytes, () => metrics.countShed());
   metrics.watchOperationsInFlight(() => shedding.inFlight);
   const server = createNodeServer({
     config,
@@ -143,33 +143,6 @@ export function createTradegraph({ config, logger, graphiqlHeaders = {}, schema 
     listen: (port, host = '127.0.0.1') => listen(server, port, host),
     close: (graceMs = Number.POSITIVE_INFINITY) =>
       shutdown.close(server, graceMs, () => Promise.all([partner.close(), redis?.close(), cacheRedis !== redis ? cacheRedis?.close() : undefined])),
-  };
-}
-
-/** The load shedding, with each refusal counted (tradegraph_http_requests_shed_total). */
-function countedShedding(shedding: LoadShedding, metrics: TradegraphMetrics): LoadShedding {
-  // Each way a request is turned away 503 counts once: no room before the body, none after it,
-  // and no room in the budget of bodies still arriving.
-  return {
-    hasRoomFor(res) {
-      const room = shedding.hasRoomFor(res);
-      if (!room) metrics.countShed();
-      return room;
-    },
-    admit(res) {
-      const admitted = shedding.admit(res);
-      if (!admitted) metrics.countShed();
-      return admitted;
-    },
-    refuseBody(res) {
-      metrics.countShed();
-      shedding.refuseBody(res);
-    },
-    reserveBody: (bytes) => shedding.reserveBody(bytes),
-    releaseBody: (bytes) => shedding.releaseBody(bytes),
-    get inFlight() {
-      return shedding.inFlight;
-    },
   };
 }
 

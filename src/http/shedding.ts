@@ -24,8 +24,9 @@ export interface LoadShedding {
 /**
  * `bodyBudgetBytes`: the most the bodies still arriving hold together; the operations admitted
  * hold as much at most (one body each), so this keeps the memory of bodies within twice that.
+ * `onShed` is told of each request turned away 503, whichever way.
  */
-export function createLoadShedding(maxInFlight: number, bodyBudgetBytes: number): LoadShedding {
+export function createLoadShedding(maxInFlight: number, bodyBudgetBytes: number, onShed: () => void = () => {}): LoadShedding {
   let inFlight = 0;
   let bodyBytes = 0;
   const ended = () => (inFlight -= 1);
@@ -33,24 +34,28 @@ export function createLoadShedding(maxInFlight: number, bodyBudgetBytes: number)
   const overloaded = new OverloadedError(`The service is working on ${maxInFlight} operations, the most it takes at once; retry in 1 s.`, 1);
   const refusal = errorBody(overloaded);
   const refusalHeaders = { 'retry-after': String(overloaded.retryAfter) };
-  const refuse = (res: ServerResponse) => sendJsonText(res, 503, refusal, refusalHeaders);
+  const refuse = (res: ServerResponse) => {
+    onShed();
+    sendJsonText(res, 503, refusal, refusalHeaders);
+  };
   const bodyRefusal = errorBody(new OverloadedError('The service is receiving as many request bodies as it holds at once; retry in 1 s.', 1));
+  const hasRoomFor = (res: ServerResponse) => {
+    if (inFlight < maxInFlight) return true;
+    refuse(res);
+    return false;
+  };
   return {
-    hasRoomFor(res) {
-      if (inFlight < maxInFlight) return true;
-      refuse(res);
-      return false;
-    },
+    hasRoomFor,
     admit(res) {
-      if (inFlight >= maxInFlight) {
-        refuse(res);
-        return false;
-      }
+      if (!hasRoomFor(res)) return false;
       inFlight += 1;
       res.once('close', ended);
       return true;
     },
-    refuseBody: (res) => sendJsonText(res, 503, bodyRefusal, refusalHeaders),
+    refuseBody(res) {
+      onShed();
+      sendJsonText(res, 503, bodyRefusal, refusalHeaders);
+    },
     reserveBody(bytes) {
       if (bodyBytes + bytes > bodyBudgetBytes) return false;
       bodyBytes += bytes;
