@@ -10,12 +10,16 @@ import type { Plugin } from 'graphql-yoga';
 /** Brotli's default quality (11) is for static files; 4 compresses a dynamic answer about as fast as gzip does, and smaller. */
 const BROTLI_QUALITY = 4;
 
+// zlib's callback API, run on libuv's thread pool; wrapped once, not for each answer.
+const brotliAsync = promisify(brotliCompress);
+const gzipAsync = promisify(gzip);
+
 const compressors = {
   br: (body: Buffer) =>
-    promisify(brotliCompress)(body, {
+    brotliAsync(body, {
       params: { [constants.BROTLI_PARAM_QUALITY]: BROTLI_QUALITY, [constants.BROTLI_PARAM_SIZE_HINT]: body.length },
     }),
-  gzip: (body: Buffer) => promisify(gzip)(body),
+  gzip: (body: Buffer) => gzipAsync(body),
 };
 type Encoding = keyof typeof compressors;
 
