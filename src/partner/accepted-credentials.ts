@@ -36,6 +36,8 @@ export class AcceptedCredentials {
   private readonly accepted: LRUCache<CredentialDigest, number>;
   private readonly ttlMs: number;
   private readonly redis: SharedRedis | null;
+  /** Redis lookups under way, by digest; each entry leaves as its answer arrives. */
+  private readonly asking = new Map<CredentialDigest, Promise<boolean>>();
 
   constructor({ maxEntries = 100_000, ttlMs = 60 * 60 * 1000, redis = null }: AcceptedCredentialsOptions = {}) {
     this.accepted = new LRUCache({ max: maxEntries, ttl: ttlMs });
@@ -63,12 +65,23 @@ export class AcceptedCredentials {
    * here for what remains of its time to live). Answers at once without Redis or on a local hit.
    */
   knows(digest: CredentialDigest): boolean | Promise<boolean> {
-    if (this.redis === null || this.accepted.has(digest)) return this.accepted.has(digest);
-    return this.redis.attempt((client) => client.pttl(REDIS_KEY_PREFIX + digest)).then((remainingMs) => {
-      if (remainingMs === undefined || remainingMs <= 0) return false;
-      // As if written when its time to live in Redis began: it is written again as that runs out.
-      this.accepted.set(digest, Date.now() - Math.max(0, this.ttlMs - remainingMs), { ttl: remainingMs });
-      return true;
-    });
+    const known = this.accepted.has(digest);
+    if (this.redis === null || known) return known;
+    // One lookup per digest at a time: a burst of an unknown caller's failures (the breaker asks for
+    // each) or of its fee batches waits on the same answer rather than sending a PTTL each.
+    let asked = this.asking.get(digest);
+    if (asked === undefined) {
+      asked = this.lookUp(this.redis, digest).finally(() => this.asking.delete(digest));
+      this.asking.set(digest, asked);
+    }
+    return asked;
+  }
+
+  private async lookUp(redis: SharedRedis, digest: CredentialDigest): Promise<boolean> {
+    const remainingMs = await redis.attempt((client) => client.pttl(REDIS_KEY_PREFIX + digest));
+    if (remainingMs === undefined || remainingMs <= 0) return false;
+    // As if written when its time to live in Redis began: it is written again as that runs out.
+    this.accepted.set(digest, Date.now() - Math.max(0, this.ttlMs - remainingMs), { ttl: remainingMs });
+    return true;
   }
 }
