@@ -141,8 +141,10 @@ function priceUnder(schema: GraphQLSchema, plan: PricePlan, raw: Record<string, 
       throw error;
     }
   }
-  if (plan.scalarDefinitions.length === 0) return evaluate(plan, {});
-  // A missing variable ([]: its default applies) and a null one ([null]) are different keys.
+  // A plan that reads no variable has one price, kept under the key of no values ("[]"): every
+  // plugin that prices the execution (the cost limit, the rate limit, extensions.cost) reads it
+  // from here, with or without a variables object. A missing variable ([]: its default applies)
+  // and a null one ([null]) are different keys.
   const key = JSON.stringify(
     plan.scalarDefinitions.map((definition) => {
       const value = raw[definition.variable.name.value];
