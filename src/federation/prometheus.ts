@@ -1,10 +1,10 @@
 // Debian's Prometheus beside the fleet and in the tests: where it is (installed with apt-get when
 // missing and this process may, as redis-server is), and a configuration that scrapes the service
 // every second and evaluates the rules of ops/prometheus/ every second.
-import { execFileSync } from 'node:child_process';
 import { existsSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { aptInstall } from './apt.js';
 
 export const PROMETHEUS = '/usr/bin/prometheus';
 export const PROMTOOL = '/usr/bin/promtool';
@@ -15,14 +15,8 @@ export const RULES_DIR = fileURLToPath(new URL('../../ops/prometheus/rules/', im
 
 /** Prometheus and promtool (one Debian package), installed first when missing and root may; false when not there. */
 export function ensurePrometheusPackage({ onInstall }: { onInstall?: () => void } = {}): boolean {
-  if (existsSync(PROMETHEUS) && existsSync(PROMTOOL)) return true;
-  if (process.getuid?.() !== 0 || !existsSync('/usr/bin/apt-get')) return false;
-  onInstall?.();
-  const apt = (args: string[]) =>
-    execFileSync('apt-get', args, { stdio: ['ignore', 'ignore', 'inherit'], env: { ...process.env, DEBIAN_FRONTEND: 'noninteractive' } });
-  apt(['update', '-qq']);
-  apt(['install', '-y', '-qq', '--no-install-recommends', 'prometheus']);
-  return existsSync(PROMETHEUS) && existsSync(PROMTOOL);
+  const there = () => existsSync(PROMETHEUS) && existsSync(PROMTOOL);
+  return there() || (aptInstall('prometheus', { onInstall, installArgs: ['--no-install-recommends'] }) && there());
 }
 
 /** The rule files of ops/prometheus/rules/, by absolute path. */
