@@ -7,7 +7,7 @@ import type { Logger } from 'pino';
 import { requestIdOf, type TradegraphContext } from '../context.js';
 import type { ClientIdentities } from '../observability/client-identity.js';
 import type { OperationOutcome, TradegraphMetrics } from '../observability/metrics.js';
-import { servedFromResponseCache, servedStale } from './response-cache.js';
+import { servedFromResponseCache, servedStale, type CacheLookupResult } from './response-cache.js';
 import {
   errorCodesOf,
   isAsyncIterable,
@@ -24,10 +24,11 @@ interface OperationState {
   type: string | null;
   outcome: OperationOutcome;
   errorCodes: string[];
-  /** Answered by the response cache: nothing was parsed or executed. */
-  fromCache: boolean;
-  /** Answered with the last good answer in place of a partner outage. */
-  stale?: boolean;
+  /**
+   * Answered by the response cache: `hit` (nothing was parsed or executed), or `stale` (the last
+   * good answer in place of a partner outage).
+   */
+  responseCache?: Exclude<CacheLookupResult, 'miss'>;
   /** For a streamed answer: settles when its last payload has been sent (or the client left). */
   streamEnded?: Promise<void>;
 }
@@ -58,7 +59,7 @@ export function useOperationObservability({
   return {
     // Runs for every GraphQL HTTP request before its body is read (GraphiQL's page never gets here).
     onRequestParse({ request }) {
-      operations.set(request, { started: performance.now(), name: null, type: null, outcome: 'ok', errorCodes: [], fromCache: false });
+      operations.set(request, { started: performance.now(), name: null, type: null, outcome: 'ok', errorCodes: [] });
     },
     onParams({ request, params }) {
       const state = operations.get(request);
@@ -87,9 +88,9 @@ export function useOperationObservability({
       const { outcome, errorCodes } = summarize(result);
       state.outcome = outcome;
       state.errorCodes = errorCodes;
-      if (servedStale(result)) state.stale = true;
+      if (servedStale(result)) state.responseCache = 'stale';
       if (servedFromResponseCache(result)) {
-        state.fromCache = true;
+        state.responseCache ??= 'hit';
         // Only queries are cached; the cached answer never went through onExecute.
         state.type ??= 'query';
       }
@@ -135,8 +136,7 @@ export function useOperationObservability({
         errorCodes: state.errorCodes,
         httpStatus,
         durationMs: Math.round(durationMs * 1000) / 1000,
-        ...(state.fromCache && { responseCache: 'hit' }),
-        ...(state.stale && { responseCache: 'stale' }),
+        ...(state.responseCache && { responseCache: state.responseCache }),
       },
       'graphql operation',
     );
