@@ -13,7 +13,7 @@ export type AnswerCutListener = (pendingBytes: number) => void;
  * does not keep an answer alive. Also the size of the pieces a larger write is sent in, so that
  * each piece taken is seen: a write is seen done only once the connection has taken all of it.
  */
-export const PROGRESS_BYTES = 64 * 1024;
+const PROGRESS_BYTES = 64 * 1024;
 
 /** How often an answer with bytes queued is checked: a tenth of the timeout, at most 1 s. */
 export const writeCheckIntervalMs = (timeoutMs: number) => Math.min(1000, Math.ceil(timeoutMs / 10));

@@ -12,7 +12,7 @@ import { operationPrice } from '../cost/price.js';
 import { servedFromResponseCache } from './response-cache.js';
 
 /** `extensions.cost` as clients read it. */
-export interface CostExtension {
+interface CostExtension {
   requestedQueryCost: number | null;
   actualQueryCost?: number;
   throttleStatus?: { maximumAvailable: number; currentlyAvailable: number; restoreRate: number };

@@ -53,7 +53,7 @@ const UNPROVEN_FEES = 'unproven-fees';
  * The share of UNPROVEN_FEES one client may spend: a tenth, so that one address or one token that
  * keeps asking leaves nine tenths of the fees to every other new user.
  */
-export const unprovenFeeShareOf = (max: number): number => Math.max(1, Math.ceil(max / 10));
+const unprovenFeeShareOf = (max: number): number => Math.max(1, Math.ceil(max / 10));
 
 /** The name of the one policy in the RateLimit-Policy and RateLimit fields. */
 const POLICY = '"default"';

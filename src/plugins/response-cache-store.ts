@@ -5,7 +5,7 @@
 import type { Cache } from '@graphql-yoga/plugin-response-cache';
 import { LRUCache } from 'lru-cache';
 
-export interface InProcessStoreOptions {
+interface InProcessStoreOptions {
   /** The most the store holds, in bytes of heap its entries are weighed at (entryHeapBytes); least recently used dropped first. */
   maxBytes: number;
   /** An answer whose JSON is larger than this is not stored at all. */
