@@ -43,6 +43,28 @@ function unreadableBodyIs400(error: unknown): never {
   throw error;
 }
 
+type RequestParser = NonNullable<Parameters<NonNullable<Plugin['onRequestParse']>>[0]['requestParser']>;
+
+/** Yoga hands over a few parsers of its own: each is wrapped once, not for each request. */
+const unmarkedParsers = new WeakMap<RequestParser, RequestParser>();
+
+function unmarkedParserOf(requestParser: RequestParser): RequestParser {
+  let unmarked = unmarkedParsers.get(requestParser);
+  if (!unmarked) {
+    unmarked = (request) => {
+      try {
+        const parsed = requestParser(request);
+        // Yoga's parsers answer a promise, or a thenable of their own, when they read the body.
+        return 'then' in parsed ? parsed.then(undefined, unreadableBodyIs400) : parsed;
+      } catch (error) {
+        return unreadableBodyIs400(error);
+      }
+    };
+    unmarkedParsers.set(requestParser, unmarked);
+  }
+  return unmarked;
+}
+
 /**
  * Gives Yoga's bodiless refusals (406, 415) a JSON body with the code, keeping status and headers;
  * and keeps a body Yoga cannot parse at 400 whatever the Accept.
@@ -50,16 +72,7 @@ function unreadableBodyIs400(error: unknown): never {
 export function useRefusalBodies<TContext extends object>(): Plugin<TContext> {
   return {
     onRequestParse({ requestParser, setRequestParser }) {
-      if (!requestParser) return;
-      setRequestParser((request) => {
-        try {
-          const parsed = requestParser(request);
-          // Yoga's parsers answer a promise, or a thenable of their own, when they read the body.
-          return 'then' in parsed ? parsed.then(undefined, unreadableBodyIs400) : parsed;
-        } catch (error) {
-          return unreadableBodyIs400(error);
-        }
-      });
+      if (requestParser) setRequestParser(unmarkedParserOf(requestParser));
     },
     onResponse({ request, response, setResponse, fetchAPI }) {
       if (response.status < 400 || response.body !== null || response.headers.has('content-type')) return;
