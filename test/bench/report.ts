@@ -9,6 +9,9 @@ import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { FLOOR_TARGET, GROWTH_TABLE, PEER_TARGET } from './scenarios.js';
 
+/** The scenarios where issue 43 asks the facade to match the Yoga floor. */
+const FLOOR_SCENARIOS_AT_FLOOR = ['a', 'a32', 'ad', 'b', 'c', 'd'];
+
 /** One target's medians, or the ratios of two targets' figures. */
 export interface Figures {
   rps: number;
@@ -171,44 +174,34 @@ export function renderReport(results: BenchResults): string {
 function checkTargets(results: BenchResults): string[] {
   const byId = new Map((results.scenarios ?? []).map((s) => [s.id, s]));
   const out: string[] = [];
-  const againstBaseline = (id: string, rps: number, p99: number) => {
-    const s = byId.get(id);
-    if (!s) return;
-    const r = s.ratioFacadeToBaseline;
-    // What Yoga and GraphQL execution reach on their own in the same rounds: a target above it is
-    // out of reach of any service on Yoga, whatever the service's own code costs.
-    const floor = s.ratioFloorToBaseline;
-    out.push(
-      `(${id}) req/s ≥ ${rps} × the baseline's: ${fixed(r.rps, 2)}, ${verdict(r.rps >= rps)}; p99 ≤ ${p99} ×: ${fixed(r.p99, 2)}, ${verdict(r.p99 <= p99)}` +
-        (floor ? ` (the Yoga floor itself: ${fixed(floor.rps, 2)} × the req/s, ${fixed(floor.p99, 2)} × the p99)` : ''),
-    );
-  };
-  againstBaseline('a', 0.8, 1.5);
-  againstBaseline('a32', 0.7, 1.5);
-  for (const id of ['a', 'a32']) {
-    const floor = byId.get(id)?.ratioFacadeToCompared?.[FLOOR_TARGET];
-    if (floor) out.push(`(${id}) req/s ≥ 0.95 × the Yoga floor's: ${fixed(floor.rps, 2)}, ${verdict(floor.rps >= 0.95)}`);
-  }
-  againstBaseline('b', 0.75, 2);
-  againstBaseline('d', 0.7, 2);
-  for (const id of ['a', 'a32']) {
-    const peer = byId.get(id)?.ratioFacadeToCompared?.[PEER_TARGET];
-    if (peer) {
-      out.push(
-        `(${id}) req/s ≥ 3 × the Apollo peer's: ${fixed(peer.rps, 2)}, ${verdict(peer.rps >= 3)}; p99 ≤ 0.5 × its p99: ${fixed(peer.p99, 2)}, ${verdict(peer.p99 <= 0.5)}`,
-      );
-    }
+  // At the floor: the facade's req/s and p99 against Yoga's own in the same rounds. Where the facade
+  // shares one partner call among identical operations its figure includes that saving, so the
+  // like-for-like figure is the instruction count (one request at a time) in the prose above.
+  const atFloor = FLOOR_SCENARIOS_AT_FLOOR.flatMap((id) => {
+    const r = byId.get(id)?.ratioFacadeToCompared?.[FLOOR_TARGET];
+    return r ? [{ id, r }] : [];
+  });
+  for (const { id, r } of atFloor) {
+    out.push(`(${id}) req/s ≥ 0.97 × the Yoga floor's: ${fixed(r.rps, 2)}, ${verdict(r.rps >= 0.97)}; p99 ≤ 1.1 × its p99: ${fixed(r.p99, 2)}, ${verdict(r.p99 <= 1.1)}`);
   }
   const f = byId.get('f');
-  if (f) {
+  const cached = f?.ratioFacadeToCompared?.[FLOOR_TARGET];
+  if (f && cached) {
     // In (f) the floor answers from Yoga's own response cache.
-    const floor = f.ratioFloorToBaseline;
-    out.push(
-      `(f) req/s ≥ 3 × the baseline's: ${fixed(f.ratioFacadeToBaseline.rps, 2)}, ${verdict(f.ratioFacadeToBaseline.rps >= 3)}` +
-        (floor ? ` (the Yoga floor with Yoga's own response cache: ${fixed(floor.rps, 2)} × the req/s)` : ''),
-    );
+    out.push(`(f) req/s ≥ 1.15 × Yoga's own response cache on the floor: ${fixed(cached.rps, 2)}, ${verdict(cached.rps >= 1.15)} (CPU per request ${fixed(cached.cpuMsPerRequest, 2)} × its)`);
   }
   const a = byId.get('a');
+  if (a) {
+    const floor = a.ratioFloorToBaseline;
+    out.push(
+      `(a) req/s ≥ 0.65 × the passthrough's: ${fixed(a.ratioFacadeToBaseline.rps, 2)}, ${verdict(a.ratioFacadeToBaseline.rps >= 0.65)}` +
+        (floor ? ` (the Yoga floor itself: ${fixed(floor.rps, 2)})` : ''),
+    );
+  }
+  for (const id of ['a', 'a32']) {
+    const peer = byId.get(id)?.ratioFacadeToCompared?.[PEER_TARGET];
+    if (peer) out.push(`(${id}) req/s ≥ 3 × Apollo Server's: ${fixed(peer.rps, 2)}, ${verdict(peer.rps >= 3)}`);
+  }
   const ad = byId.get('ad');
   if (a && ad) {
     // Not the same rounds, so each is read against the baseline of its own rounds: its CPU per
@@ -216,10 +209,7 @@ function checkTargets(results: BenchResults): string[] {
     // moves the bare figures of two scenarios of one run apart by more than the difference sought.
     const asText = a.ratioFacadeToBaseline.cpuMsPerRequest;
     const asId = ad.ratioFacadeToBaseline.cpuMsPerRequest;
-    out.push(
-      `(ad) a documentId costs no more than the text: CPU per request ${fixed(asId, 2)} × the baseline's against (a)'s ${fixed(asText, 2)} ×, ` +
-        `req/s ${fixed(ad.ratioFacadeToBaseline.rps, 2)} against ${fixed(a.ratioFacadeToBaseline.rps, 2)} × the baseline's, ${verdict(asId <= asText * 1.05)} (within 5 %)`,
-    );
+    out.push(`(ad) a documentId costs no more than the text: CPU per request ${fixed(asId, 2)} × the baseline's against (a)'s ${fixed(asText, 2)} ×, ${verdict(asId <= asText * 1.05)} (within 5 %)`);
   }
   const g = byId.get('g');
   if (g) {

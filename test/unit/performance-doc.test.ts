@@ -64,16 +64,29 @@ describe('the report of (g)', () => {
 });
 
 describe('the report of (f)', () => {
-  const figures = (rps: number) => ({ rps, p50: 3, p99: 10, cpuMsPerRequest: 0.3 });
-  it("gives what Yoga's own response cache reaches beside the verdict", () => {
+  const figures = (rps: number, cpuMsPerRequest: number) => ({ rps, p50: 3, p99: 10, cpuMsPerRequest });
+  it("reads the facade's cached repeat against Yoga's own response cache on the floor", () => {
     const results = runOf({
       id: 'f',
-      medians: { facade: figures(3300), baseline: figures(1300), [FLOOR_TARGET]: figures(2500) },
-      ratioFacadeToBaseline: figures(2.54),
-      ratioFloorToBaseline: figures(1.92),
+      medians: { facade: figures(3300, 0.3), baseline: figures(1300, 0.7), [FLOOR_TARGET]: figures(2500, 0.4) },
+      ratioFacadeToBaseline: figures(2.54, 0.43),
+      ratioFacadeToCompared: { [FLOOR_TARGET]: figures(1.32, 0.75) },
     });
     const line = renderReport(results).split('\n').find((text) => text.startsWith('- (f)'));
-    expect(line).toBe("- (f) req/s ≥ 3 × the baseline's: 2.54, **missed** (the Yoga floor with Yoga's own response cache: 1.92 × the req/s)");
+    expect(line).toBe("- (f) req/s ≥ 1.15 × Yoga's own response cache on the floor: 1.32, met (CPU per request 0.75 × its)");
+  });
+});
+
+describe('the report of the scenarios held to the floor', () => {
+  const figures = (rps: number, p99: number) => ({ rps, p50: 1, p99, cpuMsPerRequest: 1 });
+  const line = (rps: number, p99: number) =>
+    renderReport(runOf({ id: 'd', medians: { facade: figures(1, 1), baseline: figures(1, 1) }, ratioFacadeToBaseline: figures(1, 1), ratioFacadeToCompared: { [FLOOR_TARGET]: figures(rps, p99) } }))
+      .split('\n')
+      .find((text) => text.startsWith('- (d)'));
+
+  it('misses when the req/s falls under 0.97 × the floor, or the p99 rises over 1.1 × its', () => {
+    expect(line(0.96, 1.1)).toBe("- (d) req/s ≥ 0.97 × the Yoga floor's: 0.96, **missed**; p99 ≤ 1.1 × its p99: 1.10, met");
+    expect(line(0.97, 1.11)).toBe("- (d) req/s ≥ 0.97 × the Yoga floor's: 0.97, met; p99 ≤ 1.1 × its p99: 1.11, **missed**");
   });
 });
 
