@@ -36,14 +36,43 @@ export interface Waiter {
   deadlineAt?: number;
 }
 
-interface InFlight extends StartedCall<unknown> {
-  waiting: number;
+/**
+ * A call in flight, as its waiters share it. The map of calls lives as long as the process, and a
+ * map's backing tables, once replaced, keep pointing at the entries they held until the next full
+ * collection; so an entry lets go of the call (its answer, the first caller's request) as soon as
+ * it settles, or every answer would be promoted with it (docs/decisions/request-lifetimes.md).
+ */
+class InFlight<T> {
+  waiting = 0;
+  private started: StartedCall<T> | undefined;
+  private reachedPartner = false;
+
+  constructor(started: StartedCall<T>) {
+    this.started = started;
+  }
+
+  /** The call's answer; only an entry still in the map, so unsettled, is asked for it. */
+  get result(): Promise<T> {
+    if (this.started === undefined) throw new Error('a settled call has no waiters to give its answer to');
+    return this.started.result;
+  }
+
+  atPartner(): boolean {
+    return this.started?.atPartner() ?? this.reachedPartner;
+  }
+
+  abandon(departure: Departure): void {
+    this.started?.abandon(departure);
+  }
+
+  settled(): void {
+    this.reachedPartner = this.atPartner();
+    this.started = undefined;
+  }
 }
 
-type InFlightOf<T> = InFlight & { result: Promise<T> };
-
 export class InFlightCalls {
-  private readonly calls = new Map<string, InFlight>();
+  private readonly calls = new Map<string, InFlight<unknown>>();
 
   /** Calls in flight now. */
   get size(): number {
@@ -55,23 +84,24 @@ export class InFlightCalls {
    * `start`. Rejects with WaiterLeft when the waiter leaves first; otherwise settles as the call.
    */
   run<T>(key: string, waiter: Waiter, start: () => StartedCall<T>, joined?: () => void): Promise<T> {
-    let call = this.calls.get(key);
+    let call = this.calls.get(key) as InFlight<T> | undefined;
     if (call === undefined) {
       const started = start();
-      const entry: InFlight = { result: started.result, abandon: started.abandon, atPartner: started.atPartner, waiting: 0 };
+      const entry = new InFlight(started);
       call = entry;
       this.calls.set(key, entry);
       const forget = () => {
         if (this.calls.get(key) === entry) this.calls.delete(key);
+        entry.settled();
       };
       started.result.then(forget, forget);
     } else {
       joined?.();
     }
-    return this.wait(key, call as InFlightOf<T>, waiter);
+    return this.wait(key, call, waiter);
   }
 
-  private wait<T>(key: string, call: InFlightOf<T>, { signal, deadlineAt }: Waiter): Promise<T> {
+  private wait<T>(key: string, call: InFlight<T>, { signal, deadlineAt }: Waiter): Promise<T> {
     const untilDeadline = deadlineAt === undefined ? Number.POSITIVE_INFINITY : deadlineAt - performance.now();
     if (signal === undefined && untilDeadline === Number.POSITIVE_INFINITY) {
       call.waiting += 1;

@@ -4,9 +4,10 @@ import { parse, type ExecutionArgs, type ExecutionResult } from 'graphql';
 import { createSchema } from 'graphql-yoga';
 import { describe, expect, it } from 'vitest';
 import { createLoaders } from '../../src/context.js';
+import { InFlightCalls } from '../../src/partner/coalesce.js';
 import type { PartnerApi } from '../../src/partner/index.js';
 import { useCompiledExecution } from '../../src/plugins/compiled-execution.js';
-import { promotedShare } from '../support/promotion.js';
+import { promotedShare, promotedShareThrough } from '../support/promotion.js';
 
 // Nothing here calls the partner: the loaders are made, and their lazy part made, never used.
 const partner = {} as PartnerApi;
@@ -69,5 +70,34 @@ describe('per-request objects and the young generation', () => {
     const mutate = (payload: number[]) => run!({ schema, document, contextValue: { payload }, variableValues: {} }) as ExecutionResult;
     expect(mutate([1, 2])).toEqual({ data: { echo: 'x2' } });
     expect(promotedShare(mutate)).toBeLessThan(0.1);
+  });
+
+  it("the calls in flight keep nothing of a settled call's answer, with fifty distinct calls in flight at once", async () => {
+    // The map of calls in flight lives as long as the process; its replaced backing tables point at
+    // the entries they held until the next full collection.
+    const calls = new InFlightCalls();
+    const inFlight = 50;
+    const settleOf: ((() => void) | undefined)[] = new Array<undefined>(inFlight).fill(undefined);
+    let n = 0;
+    const share = await promotedShareThrough(
+      async (payload) => {
+        const slot = n % inFlight;
+        const key = `call ${n++}`;
+        // The call started fifty payloads ago settles: no more than fifty are in flight at once.
+        settleOf[slot]?.();
+        let settle: () => void = () => undefined;
+        const result = new Promise<number[]>((resolve) => (settle = () => resolve(payload)));
+        void calls.run(key, {}, () => ({ result, abandon: () => undefined, atPartner: () => true }));
+        settleOf[slot] = settle;
+        await Promise.resolve();
+      },
+      4_000,
+      // Rarer than the calls settle: a payload in flight lives through one scavenge at most.
+      200,
+    );
+    for (const settle of settleOf) settle?.();
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(calls.size).toBe(0);
+    expect(share).toBeLessThan(0.3);
   });
 });
