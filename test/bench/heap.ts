@@ -6,6 +6,8 @@ import { setTimeout as sleep } from 'node:timers/promises';
 export interface HeapProbe {
   /** Collects garbage (all generations) and answers the heap used afterwards, in bytes. */
   usedAfterGc(): Promise<number>;
+  /** Any inspector method, with its parameters (survivors.ts samples allocations with it). */
+  call(method: string, params?: Record<string, unknown>): Promise<Record<string, unknown>>;
   close(): void;
 }
 
@@ -30,20 +32,21 @@ export async function openHeapProbe(inspectorPort: number): Promise<HeapProbe> {
     if (message.id !== undefined) pending.get(message.id)?.(message.result ?? {});
   });
   let nextId = 0;
-  const call = (method: string) =>
+  const call = (method: string, params: Record<string, unknown> = {}) =>
     new Promise<Record<string, unknown>>((resolve) => {
       const id = ++nextId;
       pending.set(id, (result) => {
         pending.delete(id);
         resolve(result);
       });
-      socket.send(JSON.stringify({ id, method }));
+      socket.send(JSON.stringify({ id, method, params }));
     });
   return {
     async usedAfterGc() {
       await call('HeapProfiler.collectGarbage');
       return (await call('Runtime.getHeapUsage')).usedSize as number;
     },
+    call,
     close: () => socket.close(),
   };
 }
