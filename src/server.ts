@@ -44,6 +44,8 @@ export interface Tradegraph {
   metrics: TradegraphMetrics;
   /** The shared Redis connection; null without REDIS_URL. */
   redis: SharedRedis | null;
+  /** The response cache's own Redis connection; null without RESPONSE_CACHE_REDIS_URL. */
+  cacheRedis: SharedRedis | null;
   listen(port: number, host?: string): Promise<string>;
   /**
    * Stops accepting, lets requests in flight finish (cutting their connections after `graceMs`),
@@ -70,10 +72,12 @@ export function createTradegraph({ config, logger, graphiqlHeaders = {}, schema 
   // The counts must outlive a full Redis: a policy that evicts them is said at once.
   if (redis && config.rateLimit) void warnIfEvicting(redis, logger);
   // The response cache's own Redis, apart from the rate-limit counts (docs/response-cache.md).
-  const cacheRedis =
+  const ownCacheRedis =
     config.responseCacheRedisUrl === null
-      ? redis
+      ? null
       : connectRedis(config.responseCacheRedisUrl, logger.child({ redis: 'RESPONSE_CACHE_REDIS_URL' }), { commandTimeoutMs: config.redisCommandTimeoutMs });
+  if (ownCacheRedis) metrics.watchResponseCacheRedis(() => ownCacheRedis.up);
+  const cacheRedis = ownCacheRedis ?? redis;
   // Filled from the manifest once Yoga's pipeline exists (below).
   const trustedDocuments: TrustedDocuments = new Map();
 
@@ -124,7 +128,7 @@ export function createTradegraph({ config, logger, graphiqlHeaders = {}, schema 
     logger,
     graphqlPath: GRAPHQL_PATH,
     help,
-    routes: serviceRoutes({ help, readiness, metrics, redis, shutdown }),
+    routes: serviceRoutes({ help, readiness, metrics, redis, cacheRedis: ownCacheRedis, shutdown }),
     shedding,
     shutdown,
     onAnswerCut: (pendingBytes) => {
@@ -140,9 +144,10 @@ export function createTradegraph({ config, logger, graphiqlHeaders = {}, schema 
     partner,
     metrics,
     redis,
+    cacheRedis: ownCacheRedis,
     listen: (port, host = '127.0.0.1') => listen(server, port, host),
     close: (graceMs = Number.POSITIVE_INFINITY) =>
-      shutdown.close(server, graceMs, () => Promise.all([partner.close(), redis?.close(), cacheRedis !== redis ? cacheRedis?.close() : undefined])),
+      shutdown.close(server, graceMs, () => Promise.all([partner.close(), redis?.close(), ownCacheRedis?.close()])),
   };
 }
 

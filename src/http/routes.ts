@@ -15,11 +15,13 @@ export interface RouteParts {
   readiness: () => Promise<ReadinessReport>;
   metrics: TradegraphMetrics;
   redis: SharedRedis | null;
+  /** The response cache's own Redis, when it has one (RESPONSE_CACHE_REDIS_URL). */
+  cacheRedis: SharedRedis | null;
   shutdown: { readonly begun: boolean };
 }
 
 /** The GET routes, by path. */
-export function serviceRoutes({ help, readiness, metrics, redis, shutdown }: RouteParts): Record<string, Route> {
+export function serviceRoutes({ help, readiness, metrics, redis, cacheRedis, shutdown }: RouteParts): Record<string, Route> {
   return {
     '/': (_req, res) => sendHelp(res, 200, help),
     '/health': (_req, res) => {
@@ -35,6 +37,7 @@ export function serviceRoutes({ help, readiness, metrics, redis, shutdown }: Rou
         status: ready ? 'ready' : 'not ready',
         upstreams: report.upstreams,
         ...(redis && { redis: redis.up ? 'up' : 'down' }),
+        ...(cacheRedis && { responseCacheRedis: cacheRedis.up ? 'up' : 'down' }),
       });
     },
     '/metrics': async (_req, res) => {

@@ -35,6 +35,8 @@ export interface TradegraphMetrics {
   watchCircuits(read: () => UpstreamCircuit[]): void;
   /** Reads whether the shared Redis is reachable at scrape time (only when REDIS_URL is set). */
   watchRedis(isUp: () => boolean): void;
+  /** The same for the response cache's own Redis (only when RESPONSE_CACHE_REDIS_URL is set). */
+  watchResponseCacheRedis(isUp: () => boolean): void;
   /** Reads the in-process response cache's size and budget at scrape time (only when it is on, without Redis). */
   watchResponseCache(read: () => { bytes: number; entries: number; maxBytes: number }): void;
   /** Counts one lookup of a cacheable query in the response cache, by how it ended. */
@@ -108,6 +110,14 @@ export function createMetrics(): TradegraphMetrics {
         registry,
         'tradegraph_redis_up',
         '1 while the shared Redis (response cache, rate-limit counts) is reachable, else 0 (each replica then works on its own).',
+        () => (isUp() ? 1 : 0),
+      );
+    },
+    watchResponseCacheRedis(isUp) {
+      scrapeTimeGauge(
+        registry,
+        'tradegraph_response_cache_redis_up',
+        "1 while the response cache's own Redis is reachable, else 0 (the cache is bypassed meanwhile).",
         () => (isUp() ? 1 : 0),
       );
     },

@@ -9,13 +9,13 @@
 // warned of at start.
 import { print } from 'graphql';
 import { Redis } from 'ioredis';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { REDIS_KEY_PREFIX } from '../../src/plugins/response-cache.js';
 import { operationCost } from '../../src/cost/price.js';
 import { buildSchema } from '../../src/schema.js';
 import { platformIdWithSize } from '../../src/simulator/data.js';
 import { InventoryItemsFullDocument, InventoryTotalDocument } from '../generated/graphql.js';
-import { redisSeenBy, startRedisServer, type RedisServer } from '../support/redis.js';
+import { redisSeenBy, redisStateOf, startRedisServer, type RedisServer } from '../support/redis.js';
 import { errorCodes, expectNoGraphQLErrors, startTestkit, type Testkit } from '../support/testkit.js';
 
 const TTL_MS = 60_000;
@@ -143,6 +143,45 @@ describe('rate-limit counters in a Redis of their own (noeviction), the answers 
     expect(await evictedKeys(answers)).toBeGreaterThan(0);
     expect(await evictedKeys(counts)).toBe(0);
   }, 300_000);
+});
+
+describe("the response cache's own Redis, as readiness and the metrics tell it", () => {
+  it('is reported beside the shared one, and down while it is away, the shared one still up', async () => {
+    const [counts, answers] = await Promise.all([startRedisServer(), startRedisServer()]);
+    const kit = await startTestkit({ config: { redisUrl: counts.url, responseCacheRedisUrl: answers.url, redisCommandTimeoutMs: 5000, responseCacheTtlMs: TTL_MS } });
+    try {
+      await vi.waitFor(async () => expect(await redisStateOf(kit.url, 'response cache')).toEqual({ readiness: 'up', gauge: '1' }), { timeout: 15_000, interval: 100 });
+      expect(await redisStateOf(kit.url)).toEqual({ readiness: 'up', gauge: '1' });
+      await answers.stop();
+      // A read notices the cache's Redis gone (and is answered from the partner meanwhile).
+      await vi.waitFor(
+        async () => {
+          expectNoGraphQLErrors(await kit.execute(InventoryTotalDocument, { platformId: platformIdWithSize(7), appId: 730 }, {}));
+          expect(await redisStateOf(kit.url, 'response cache')).toEqual({ readiness: 'down', gauge: '0' });
+        },
+        { timeout: 30_000, interval: 200 },
+      );
+      expect(await redisStateOf(kit.url)).toEqual({ readiness: 'up', gauge: '1' });
+      const readiness = await fetch(`${kit.url}/readiness`);
+      // Neither Redis makes a replica unready: without them it works on its own.
+      expect(readiness.status).toBe(200);
+    } finally {
+      await kit.close();
+      await Promise.all([counts.stop(), answers.stop()]);
+    }
+  });
+
+  it('is reported with RESPONSE_CACHE_REDIS_URL alone, and the shared one is not', async () => {
+    const answers = await startRedisServer();
+    const kit = await startTestkit({ config: { responseCacheRedisUrl: answers.url, redisCommandTimeoutMs: 5000, responseCacheTtlMs: TTL_MS } });
+    try {
+      await vi.waitFor(async () => expect(await redisStateOf(kit.url, 'response cache')).toEqual({ readiness: 'up', gauge: '1' }), { timeout: 15_000, interval: 100 });
+      expect(await redisStateOf(kit.url)).toEqual({ readiness: undefined, gauge: undefined });
+    } finally {
+      await kit.close();
+      await answers.stop();
+    }
+  });
 });
 
 describe("a rate-limit Redis whose policy evicts keys once full", () => {

@@ -115,11 +115,15 @@ async function adminCommand(port: number, ...args: string[]): Promise<void> {
   }
 }
 
-/** What a service says of its Redis: readiness's `redis` and the tradegraph_redis_up gauge. */
-export async function redisStateOf(serviceUrl: string): Promise<{ readiness: unknown; gauge: string | undefined }> {
-  const readiness = ((await (await fetch(`${serviceUrl}/readiness`)).json()) as { redis?: string }).redis;
+/**
+ * What a service says of its Redis: readiness's `redis` and the tradegraph_redis_up gauge, or of the
+ * response cache's own Redis: readiness's `responseCacheRedis` and tradegraph_response_cache_redis_up.
+ */
+export async function redisStateOf(serviceUrl: string, which: 'shared' | 'response cache' = 'shared'): Promise<{ readiness: unknown; gauge: string | undefined }> {
+  const [field, gauge] = which === 'shared' ? ['redis', 'tradegraph_redis_up'] : ['responseCacheRedis', 'tradegraph_response_cache_redis_up'];
+  const readiness = ((await (await fetch(`${serviceUrl}/readiness`)).json()) as Record<string, unknown>)[field];
   const metrics = await (await fetch(`${serviceUrl}/metrics`)).text();
-  return { readiness, gauge: /^tradegraph_redis_up (\d)$/m.exec(metrics)?.[1] };
+  return { readiness, gauge: new RegExp(`^${gauge} (\\d)$`, 'm').exec(metrics)?.[1] };
 }
 
 /** A service in a test, as far as its Redis connection goes. */
