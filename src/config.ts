@@ -224,9 +224,14 @@ export interface RateLimitConfig {
 
 /** A refused setting; its message is `Invalid configuration:` and one indented line per setting, each starting with the variable. */
 export class ConfigError extends Error {
-  /** One line per refused setting, each naming its variable first. */
-  get problems(): string[] {
-    return this.message.split('\n').slice(1).map((line) => line.trim());
+  /** `problems`: one line per refused setting, each naming its variable first. */
+  constructor(readonly problems: readonly string[]) {
+    super(`Invalid configuration:\n  ${problems.join('\n  ')}`);
+  }
+
+  /** One refused setting: its variable and why. */
+  static of(variable: string, reason: string): ConfigError {
+    return new ConfigError([`${variable}: ${reason}`]);
   }
 }
 
@@ -239,7 +244,7 @@ export async function checkHost(host: string): Promise<void> {
     await lookup(host);
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code ?? String(error);
-    throw new ConfigError(`Invalid configuration:\n  HOST: '${host.slice(0, 200)}' does not resolve to an address (${code}); set it to an address or a name this machine resolves`);
+    throw ConfigError.of('HOST', `'${host.slice(0, 200)}' does not resolve to an address (${code}); set it to an address or a name this machine resolves`);
   }
 }
 
@@ -260,15 +265,16 @@ export function loadConfig(env: NodeJS.ProcessEnv, heapLimitBytes = getHeapStati
   const parsed = EnvSchema.safeParse(env);
   if (!parsed.success) {
     const problems = parsed.error.issues.map((issue) => `${issue.path.join('.')}: ${issue.message}`);
-    throw new ConfigError(`Invalid configuration:\n  ${problems.join('\n  ')}`);
+    throw new ConfigError(problems);
   }
   const values = parsed.data;
   const cacheInRedis = (values.RESPONSE_CACHE_REDIS_URL ?? values.REDIS_URL) !== undefined;
   const inProcessCacheHeap = values.RESPONSE_CACHE_TTL_MS > 0 && !cacheInRedis ? values.RESPONSE_CACHE_MAX_BYTES * CACHE_HEAP_FACTOR : 0;
   if (inProcessCacheHeap > heapLimitBytes / 2) {
     const mib = (bytes: number) => `${Math.round(bytes / 2 ** 20)} MiB`;
-    throw new ConfigError(
-      `Invalid configuration:\n  RESPONSE_CACHE_MAX_BYTES: a full in-process cache of ${mib(values.RESPONSE_CACHE_MAX_BYTES)} may hold up to ` +
+    throw ConfigError.of(
+      'RESPONSE_CACHE_MAX_BYTES',
+      `a full in-process cache of ${mib(values.RESPONSE_CACHE_MAX_BYTES)} may hold up to ` +
         `${mib(inProcessCacheHeap)} of heap (${CACHE_HEAP_FACTOR} × its budget), more than half this process's heap limit ` +
         `of ${mib(heapLimitBytes)}; lower it, raise the heap limit (node --max-old-space-size), or share the cache through REDIS_URL`,
     );
@@ -343,7 +349,7 @@ export const TRUSTED_DOCUMENTS_MAX_BYTES = 16 * 1024 * 1024;
  * answer is keyed by bare hex whichever form the file used.
  */
 export function readTrustedDocuments(path: string): TrustedDocumentsManifest {
-  const refuse = (reason: string) => new ConfigError(`Invalid configuration:\n  TRUSTED_DOCUMENTS: ${reason}`);
+  const refuse = (reason: string) => ConfigError.of('TRUSTED_DOCUMENTS', reason);
   let text: string;
   try {
     text = readCapped(path, TRUSTED_DOCUMENTS_MAX_BYTES);

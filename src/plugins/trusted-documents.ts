@@ -71,7 +71,7 @@ export function prepareTrustedDocuments(
   // As if each document came by POST: whether a GET may run it (no mutation) is asked per request.
   const { parse, validate, schema } = yoga.getEnveloped({ request: new Request('http://localhost/graphql', { method: 'POST' }) });
   const refuse = (hash: string, reason: string) =>
-    new ConfigError(`Invalid configuration:\n  TRUSTED_DOCUMENTS: document '${hash}' ${reason}`);
+    ConfigError.of('TRUSTED_DOCUMENTS', `document '${hash}' ${reason}`);
   for (const [hash, text] of Object.entries(manifest)) {
     let document: DocumentNode;
     try {

@@ -301,8 +301,9 @@ describe('RESPONSE_CACHE_MAX_BYTES against the heap limit', () => {
 
   it('refuses an in-process budget whose full heap would pass half the heap limit, naming the way out', () => {
     expect(() => loadConfig(cached, 180 * MiB)).toThrow(
-      new ConfigError(
-        'Invalid configuration:\n  RESPONSE_CACHE_MAX_BYTES: a full in-process cache of 64 MiB may hold up to 96 MiB of heap (1.5 × its budget), ' +
+      ConfigError.of(
+        'RESPONSE_CACHE_MAX_BYTES',
+        'a full in-process cache of 64 MiB may hold up to 96 MiB of heap (1.5 × its budget), ' +
           "more than half this process's heap limit of 180 MiB; lower it, raise the heap limit (node --max-old-space-size), or share the cache through REDIS_URL",
       ),
     );
