@@ -49,13 +49,16 @@ export function useAnswerCompression<TContext extends object>({ minBytes }: { mi
   return {
     // Not async: most answers leave at the first check, without a promise to wait for.
     onResponse({ request, response, setResponse, fetchAPI }) {
+      // A declared length, not `response.body`: reading the body of an answer made from a string
+      // builds a stream over a copy of it, for an answer that mostly leaves uncompressed.
       const length = Number(response.headers.get('content-length') ?? Number.NaN);
-      if (!response.body || !(length >= minBytes) || response.headers.has('content-encoding')) return;
+      if (!(length >= minBytes) || response.headers.has('content-encoding')) return;
       if (!COMPRESSIBLE_TYPE.test(response.headers.get('content-type') ?? '')) return;
-      // Over the threshold, the answer's encoding depends on the request's Accept-Encoding: caches must know.
+      // Over the threshold, the answer's encoding depends on the request's Accept-Encoding: caches
+      // must know, whether or not this answer has a body (a HEAD's carries GET's fields).
       response.headers.append('vary', 'Accept-Encoding');
       const encoding = chosenEncoding(request.headers.get('accept-encoding'));
-      if (!encoding) return;
+      if (!encoding || !response.body) return;
       return (async () => {
         const body = await compressors[encoding](Buffer.from(await response.arrayBuffer()));
         const headers = new fetchAPI.Headers(response.headers);

@@ -79,11 +79,12 @@ interface Entry {
  */
 export function createInProcessStore({ maxBytes, maxEntryBytes, staleIfErrorMs = 0 }: InProcessStoreOptions): InProcessStore {
   const answers = new LRUCache<string, Entry>({ maxSize: maxBytes });
+  const httpDateOf = httpDates();
   return {
     get(id) {
       const entry = answers.get(id);
       if (entry === undefined || Date.now() >= entry.freshUntil) return undefined;
-      return storedResult(id, entry);
+      return storedResult(id, entry, httpDateOf(entry.storedAt));
     },
     set(id, result, _entities, ttl) {
       const text = JSON.stringify({ data: result.data });
@@ -114,11 +115,29 @@ export function createInProcessStore({ maxBytes, maxEntryBytes, staleIfErrorMs =
 }
 
 /** The answer Yoga gets for a hit: the stored data, its text, and the headers the plugin gave it when it was cached. */
-function storedResult(id: string, { text, data, storedAt }: Entry): StoredResult {
+function storedResult(id: string, { text, data }: Entry, lastModified: string): StoredResult {
   return {
     data,
-    extensions: { http: { headers: { ETag: id, 'Last-Modified': new Date(storedAt).toUTCString() } } },
+    extensions: { http: { headers: { ETag: id, 'Last-Modified': lastModified } } },
     stringify: servedAs(text, data),
+  };
+}
+
+/**
+ * `new Date(at).toUTCString()`, kept for the last second it was asked for: hits on one answer, or on
+ * answers stored in the same second, take the text again rather than format a date each (an HTTP
+ * date has whole seconds). One per store, not one per entry, whose heap the budget weighs.
+ */
+function httpDates(): (at: number) => string {
+  let second = Number.NaN;
+  let text = '';
+  return (at) => {
+    const atSecond = Math.floor(at / 1000);
+    if (atSecond !== second) {
+      second = atSecond;
+      text = new Date(at).toUTCString();
+    }
+    return text;
   };
 }
 

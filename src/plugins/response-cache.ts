@@ -83,7 +83,8 @@ export function useTradegraphResponseCache(options: ResponseCacheOptions): Plugi
     store = inProcess;
   }
   // A request without a document text (an id not resolved to one) is never cached: the key would
-  // not tell two such documents apart.
+  // not tell two such documents apart. Marked as its key is worked out, which the plugin does for
+  // every request before it asks whether the request is cacheable.
   const withoutText = new WeakSet<Request>();
   const cacheable = (request: Request) => credentialKeyOf(request) !== null && !withoutText.has(request);
   // If-None-Match, taken off each request before the plugin sees it: the plugin answers 304 to any
@@ -103,17 +104,15 @@ export function useTradegraphResponseCache(options: ResponseCacheOptions): Plugi
         request.headers.delete('if-none-match');
         if (request.method === 'GET') ifNoneMatch.set(request, given);
       },
-      onParams({ request, params }) {
-        if (!params.query) withoutText.add(request);
-      },
+      // The last onExecutionResult hook (the plugins after this one have none, and the result
+      // hooks before the answer is written change only answers with errors): the result seen here
+      // is the answer the request gets. One hook rather than two: Yoga runs every hook of every
+      // request through its promise helpers, a few objects each.
       onExecutionResult({ request, result }) {
-        if (servedFromResponseCache(result)) onLookup?.('hit');
-        else if (ranQueries.has(request)) onLookup?.(servedStale(result) ? 'stale' : 'miss');
-      },
-      onResultProcess({ request, result }) {
-        if (ifNoneMatch.has(request) && servedFromResponseCache(result)) {
-          servedFromCache.add(request);
-        }
+        if (servedFromResponseCache(result)) {
+          onLookup?.('hit');
+          if (ifNoneMatch.has(request)) servedFromCache.add(request);
+        } else if (ranQueries.has(request)) onLookup?.(servedStale(result) ? 'stale' : 'miss');
       },
       onResponse({ request, response, setResponse, fetchAPI }) {
         // The ETag is set on answers that were cached or came from the cache (and on 304s).
@@ -140,6 +139,7 @@ export function useTradegraphResponseCache(options: ResponseCacheOptions): Plugi
       enabled: cacheable,
       ttl: ttlMs,
       buildResponseCacheKey: (params) => {
+        if (!params.documentString) withoutText.add(params.request);
         const key = buildResponseCacheKey(params);
         keyOf.set(params.request, key);
         return key;

@@ -56,6 +56,8 @@ describe('compressed answers', () => {
     const plain = await postPage(100, 'identity');
     expect(plain.status).toBe(200);
     expect(plain.headers['content-encoding']).toBeUndefined();
+    // Sent as it is, it still depends on Accept-Encoding.
+    expect(plain.headers['vary']).toMatch(/accept-encoding/i);
     const compressed = await postPage(100, encoding);
     expect(compressed.status).toBe(200);
     expect(compressed.headers['content-encoding']).toBe(encoding);

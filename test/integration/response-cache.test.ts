@@ -108,6 +108,24 @@ describe('response cache, in-process', () => {
     expect(inventoryCalls()).toBe(1);
   });
 
+  it('gives each hit the Last-Modified of its own answer, for answers stored in different seconds', async () => {
+    await getRead(kit(), page(21));
+    const storedSecond = Math.floor(Date.now() / 1000);
+    // The next answer is stored in a later second than the first.
+    await expect.poll(() => Math.floor(Date.now() / 1000), { timeout: 5_000, interval: 50 }).toBeGreaterThan(storedSecond);
+    await getRead(kit(), page(22));
+    const lastModified = async (size: number) => (await getRead(kit(), page(size))).headers.get('last-modified');
+    const first = await lastModified(21);
+    const second = await lastModified(22);
+    expect(first).toMatch(/GMT$/);
+    expect(second).toMatch(/GMT$/);
+    expect(Date.parse(second!)).toBeGreaterThan(Date.parse(first!));
+    // Hits alternate between the two answers: each keeps its own date.
+    expect(await lastModified(21)).toBe(first);
+    expect(await lastModified(22)).toBe(second);
+    expect(inventoryCalls()).toBe(2);
+  });
+
   it("answers If-None-Match with 304 only for the credential and the answer the ETag was given for", async () => {
     const first = await getRead(kit(), page(19));
     const etag = first.headers.get('etag')!;
