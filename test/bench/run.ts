@@ -51,7 +51,7 @@ hand-written baseline and the Apollo peer, in alternating rounds; writes test/be
 
   --scenarios a,b,...            scenarios to run (default: all, ${ALL_SCENARIOS.join(',')})
   --rounds N --duration S        rounds per scenario and target, seconds each (default 5 and 3)
-  --warmup-requests N            unmeasured requests per target and scenario first (default 5000)
+  --warmup-requests N            unmeasured requests per target and scenario first (default 20000)
   --no-pin                       run every process on any core (default: the target alone on core 0,
                                  the generator and the simulator on core 1)
   --generator wrk|autocannon     the closed load's generator (default wrk; autocannon without --pin)
@@ -105,7 +105,7 @@ const { values: args } = parseArgs({
     out: { type: 'string', default: join(ROOT, 'test/bench/results/latest.json') },
     'soak-requests': { type: 'string', default: String(150_000) },
     // Requests each target gets of each scenario before the measured rounds.
-    'warmup-requests': { type: 'string', default: String(5_000) },
+    'warmup-requests': { type: 'string', default: String(20_000) },
     // Extra Node flags for the facade processes only (e.g. GC settings under study).
     'facade-node-options': { type: 'string', default: '' },
   },
@@ -494,8 +494,9 @@ async function main(): Promise<void> {
     };
 
     // Warm-up (JIT, pools, caches), not measured: the rounds measure the steady state a
-    // long-running service is in. V8 keeps optimising the facade's larger code for its first few
-    // thousand requests (node --trace-opt shows it), so the warm-up is a request count, not a second.
+    // long-running service is in. V8 keeps optimising the facade's larger code for its first tens of
+    // thousands of requests (node --trace-opt shows it; a facade warmed by fewer got cheaper round
+    // after round in (f)), so the warm-up is a request count, not a second.
     for (const scenario of scenarios) {
       await simulatorLatency(scenario.simulatorLatencyMs ?? 0);
       for (const target of targetsOf(scenario)) {
