@@ -55,6 +55,7 @@ export function parseListingFeeInput(input: CalculateListingFeeInput): ListingFe
 
 /** Refuses items that would need more than MAX_LISTING_FEE_ENTRIES_PER_IDENTITY calls of their own. */
 function checkCallsNeeded(keys: readonly ListingFeeKey[]): void {
+  if (!anyIdentityHoldsMoreThan(keys, MAX_LISTING_FEE_ENTRIES_PER_IDENTITY)) return;
   // Identical entries go upstream once (the loader's cache), so they are counted once.
   const entriesOf = new Map<string, Set<string>>();
   for (const key of keys) {
@@ -72,4 +73,21 @@ function checkCallsNeeded(keys: readonly ListingFeeKey[]): void {
       );
     }
   }
+}
+
+/**
+ * Whether more than `most` items share an identity: distinct entries of an identity are never
+ * more than its items, so with none over `most` no identity can need more calls, and the entries'
+ * texts are not worked out (items with a token each, the usual input, share none).
+ */
+function anyIdentityHoldsMoreThan(keys: readonly ListingFeeKey[], most: number): boolean {
+  if (keys.length <= most) return false;
+  const itemsOf = new Map<string, number>();
+  for (const key of keys) {
+    const identity = identityOf(key);
+    const items = (itemsOf.get(identity) ?? 0) + 1;
+    if (items > most) return true;
+    itemsOf.set(identity, items);
+  }
+  return false;
 }
