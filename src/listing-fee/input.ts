@@ -1,7 +1,7 @@
 // Checks of listing-fee input, made before anything is sent upstream.
 import { BadUserInputError } from '../errors.js';
 import { isAssetId, MAX_ASSET_ID_DIGITS } from '../inventory/model.js';
-import { cacheKeyOf, identityOf, type ListingFeeKey } from './fee-loader.js';
+import { ByIdentity, cacheKeyOf, identityOf, type ListingFeeKey } from './fee-loader.js';
 import type { CalculateListingFeeInput } from '../generated/resolvers-types.js';
 
 /** Most items one `calculateListingFee` may ask for. */
@@ -82,12 +82,11 @@ function checkCallsNeeded(keys: readonly ListingFeeKey[]): void {
  */
 function anyIdentityHoldsMoreThan(keys: readonly ListingFeeKey[], most: number): boolean {
   if (keys.length <= most) return false;
-  const itemsOf = new Map<string, number>();
+  const itemsOf = new ByIdentity<number>();
   for (const key of keys) {
-    const identity = identityOf(key);
-    const items = (itemsOf.get(identity) ?? 0) + 1;
+    const items = (itemsOf.get(key) ?? 0) + 1;
     if (items > most) return true;
-    itemsOf.set(identity, items);
+    itemsOf.set(key, items);
   }
   return false;
 }
