@@ -172,8 +172,11 @@ export function matchResults(
   const entryOfAsset = new Map<string, number>();
   entries.forEach((entry, index) => entry.assetId && entryOfAsset.set(entry.assetId, index));
   const unclaimed: ListingFeeResultDTO[] = [];
+  // Entries without an asset id (the mutation's, mostly) leave the map empty, and an answer's asset
+  // ids then need no lookup: each would hash and internalise a text the partner sent.
+  const byAsset = entryOfAsset.size > 0;
   for (const result of results) {
-    const index = result.assetId ? entryOfAsset.get(result.assetId) : undefined;
+    const index = byAsset && result.assetId ? entryOfAsset.get(result.assetId) : undefined;
     if (index === undefined || matched[index] !== undefined) unclaimed.push(result);
     else matched[index] = result;
   }
