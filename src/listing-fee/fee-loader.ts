@@ -168,15 +168,15 @@ export function matchResults(
     const error = bad(`${entries.length} items were sent but ${results.length} results came back`);
     return entries.map(() => error);
   }
-  const matched: (ListingFeeResultDTO | Error | undefined)[] = new Array(entries.length);
   const entryOfAsset = new Map<string, number>();
   entries.forEach((entry, index) => entry.assetId && entryOfAsset.set(entry.assetId, index));
+  // No entry names an asset (the mutation's, mostly): every result is its entry's by position, and
+  // an answer's asset ids need no lookup (each would hash and internalise a text the partner sent).
+  if (entryOfAsset.size === 0) return [...results];
+  const matched: (ListingFeeResultDTO | Error | undefined)[] = new Array(entries.length);
   const unclaimed: ListingFeeResultDTO[] = [];
-  // Entries without an asset id (the mutation's, mostly) leave the map empty, and an answer's asset
-  // ids then need no lookup: each would hash and internalise a text the partner sent.
-  const byAsset = entryOfAsset.size > 0;
   for (const result of results) {
-    const index = byAsset && result.assetId ? entryOfAsset.get(result.assetId) : undefined;
+    const index = result.assetId ? entryOfAsset.get(result.assetId) : undefined;
     if (index === undefined || matched[index] !== undefined) unclaimed.push(result);
     else matched[index] = result;
   }

@@ -31,12 +31,9 @@ export function useVariablesDepthLimit<TContext extends object>(maxDepth = MAX_V
  * no depth sent can overflow the call stack here.
  */
 function nestsDeeperThan(value: object, maxDepth: number, level = 0): boolean {
-  const deeper = (child: unknown) =>
-    child !== null && typeof child === 'object' && (level + 1 > maxDepth || nestsDeeperThan(child, maxDepth, level + 1));
-  if (Array.isArray(value)) {
-    for (const child of value) if (deeper(child)) return true;
-    return false;
+  const children: readonly unknown[] = Array.isArray(value) ? value : Object.values(value);
+  for (const child of children) {
+    if (child !== null && typeof child === 'object' && (level >= maxDepth || nestsDeeperThan(child, maxDepth, level + 1))) return true;
   }
-  for (const name in value) if (Object.hasOwn(value, name) && deeper((value as Record<string, unknown>)[name])) return true;
   return false;
 }
