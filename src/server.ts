@@ -136,6 +136,7 @@ export function createTradegraph({ config, logger, graphiqlHeaders = {}, schema 
       logger.warn({ pendingBytes, writeTimeoutMs: config.httpWriteTimeoutMs }, 'answer cut: its client stopped reading it (HTTP_WRITE_TIMEOUT_MS)');
     },
     yoga: (req, res) => yoga.requestListener(req, res),
+    bodyStream: yoga.fetchAPI.ReadableStream,
   });
 
   return {

@@ -31,9 +31,11 @@ export interface NodeServerParts {
   onAnswerCut: AnswerCutListener;
   /** Yoga's request listener. */
   yoga: (req: IncomingMessage, res: ServerResponse) => unknown;
+  /** The ReadableStream of Yoga's fetch API: a read body streams in it (request-body.ts). */
+  bodyStream: typeof ReadableStream;
 }
 
-export function createNodeServer({ config, logger, graphqlPath, help, routes, shedding, shutdown, onAnswerCut, yoga }: NodeServerParts): Server {
+export function createNodeServer({ config, logger, graphqlPath, help, routes, shedding, shutdown, onAnswerCut, yoga, bodyStream }: NodeServerParts): Server {
   const server = createServer<typeof IncomingMessage, Shutdown['Response']>(
     {
       ServerResponse: cutUnreadAnswers(shutdown.Response, config.httpWriteTimeoutMs, onAnswerCut),
@@ -66,7 +68,7 @@ export function createNodeServer({ config, logger, graphqlPath, help, routes, sh
       }
       if (!shedding.hasRoomFor(res)) return;
       // The slot is taken once the body is in: a client still sending holds none.
-      void receiveRequestBody(req, res, config.maxBodyBytes, shedding).then((received) => {
+      void receiveRequestBody(req, res, config.maxBodyBytes, shedding, bodyStream).then((received) => {
         if (received && shedding.admit(res)) void yoga(req, res);
       });
     },

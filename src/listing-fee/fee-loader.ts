@@ -16,11 +16,11 @@ export interface ListingFeeKey {
 
 export type FetchListingFees = (items: ListingFeeRequestItemDTO[]) => Promise<ListingFeeResultDTO[]>;
 
-export type ListingFeeLoader = DataLoader<ListingFeeKey, ListingFeeResultDTO, string>;
+export type ListingFeeLoader = DataLoader<ListingFeeKey, ListingFeeResultDTO, ListingFeeKey>;
 
 export function createListingFeeLoader(fetchFees: FetchListingFees, batchMax: number): ListingFeeLoader {
   if (!Number.isSafeInteger(batchMax) || batchMax < 1) throw new RangeError(`the listing-fee batch size must be a positive integer; got ${batchMax}`);
-  return new DataLoader<ListingFeeKey, ListingFeeResultDTO, string>(
+  return new DataLoader<ListingFeeKey, ListingFeeResultDTO, ListingFeeKey>(
     async (keys) => {
       const answers: (ListingFeeResultDTO | Error)[] = new Array(keys.length);
       await Promise.all(
@@ -35,9 +35,54 @@ export function createListingFeeLoader(fetchFees: FetchListingFees, batchMax: nu
       );
       return answers;
     },
-    { cacheKeyFn: cacheKeyOf },
+    { cacheMap: new ListingFeeCache<Promise<ListingFeeResultDTO>>() },
   );
 }
+
+/**
+ * The loader's cache: one value per distinct entry (the same price, token, styleToken and asset
+ * id, as cacheKeyOf tells them apart), found among the few entries of its identity field by field.
+ * No text is built per entry: a text made for each one would be hashed and internalised anew by
+ * the Map it meets, where the entry's own texts are that once for every Map.
+ */
+export class ListingFeeCache<V> {
+  #entries = new ByIdentity<{ key: ListingFeeKey; value: V }[]>();
+
+  get(key: ListingFeeKey): V | undefined {
+    return this.#entries.get(key)?.find((entry) => sameEntry(entry.key, key))?.value;
+  }
+
+  set(key: ListingFeeKey, value: V): this {
+    const entries = this.#entries.get(key);
+    if (!entries) {
+      this.#entries.set(key, [{ key, value }]);
+      return this;
+    }
+    const at = entries.findIndex((entry) => sameEntry(entry.key, key));
+    if (at === -1) entries.push({ key, value });
+    else entries[at] = { key, value };
+    return this;
+  }
+
+  delete(key: ListingFeeKey): boolean {
+    const entries = this.#entries.get(key);
+    const at = entries ? entries.findIndex((entry) => sameEntry(entry.key, key)) : -1;
+    if (at === -1) return false;
+    entries!.splice(at, 1);
+    return true;
+  }
+
+  clear(): void {
+    this.#entries = new ByIdentity();
+  }
+}
+
+/** Whether two entries are one, as cacheKeyOf says: prices are checked integers, and a missing asset id is null. */
+const sameEntry = (a: ListingFeeKey, b: ListingFeeKey): boolean =>
+  a.price === b.price &&
+  (a.token ?? null) === (b.token ?? null) &&
+  (a.styleToken ?? null) === (b.styleToken ?? null) &&
+  (a.assetId ?? null) === (b.assetId ?? null);
 
 /**
  * One text per distinct entry. Each part carries its length, so no token's text can pass for a
@@ -56,30 +101,54 @@ const lengthPrefixed = (text: string | null | undefined) => (text === null || te
  * Entries that share an identity would get results the answer cannot tell apart (the same item at
  * two prices), so each goes to a call of its own.
  */
-export const identityOf = (key: ListingFeeKey): string =>
-  key.assetId
-    ? `asset ${key.assetId}`
-    : key.token !== null
-      ? `token ${key.token}`
-      : key.styleToken !== null
-        ? `style ${key.styleToken}`
-        : 'untokened';
+export const identityOf = (key: ListingFeeKey): string => {
+  const kind = identityKindOf(key);
+  return kind === 'untokened' ? kind : `${kind} ${identityValueOf(key, kind)}`;
+};
+
+type IdentityKind = 'asset' | 'token' | 'style' | 'untokened';
+
+const identityKindOf = (key: ListingFeeKey): IdentityKind =>
+  key.assetId ? 'asset' : key.token !== null ? 'token' : key.styleToken !== null ? 'style' : 'untokened';
+
+/** The text an identity of `kind` names (the entry's own); the untokened share one. */
+const identityValueOf = (key: ListingFeeKey, kind: IdentityKind): string | null | undefined =>
+  kind === 'asset' ? key.assetId : kind === 'token' ? key.token : kind === 'style' ? key.styleToken : null;
+
+/**
+ * Values by entry identity (identityOf), kept by its kind and then by the entry's own text, so
+ * that no text is built per entry.
+ */
+export class ByIdentity<T> {
+  readonly #byKind = new Map<IdentityKind, Map<string | null | undefined, T>>();
+
+  get(key: ListingFeeKey): T | undefined {
+    const kind = identityKindOf(key);
+    return this.#byKind.get(kind)?.get(identityValueOf(key, kind));
+  }
+
+  set(key: ListingFeeKey, value: T): void {
+    const kind = identityKindOf(key);
+    let values = this.#byKind.get(kind);
+    if (!values) this.#byKind.set(kind, (values = new Map()));
+    values.set(identityValueOf(key, kind), value);
+  }
+}
 
 /**
  * Key indexes grouped into calls: at most `batchMax` each, no identity twice in one call, and
  * entries matched by asset id never with entries matched by position.
  */
 export function splitIntoCalls(keys: readonly ListingFeeKey[], batchMax: number): number[][] {
-  const calls: { byAsset: boolean; indexes: number[]; identities: Set<string> }[] = [];
+  const calls: { byAsset: boolean; indexes: number[]; identities: ByIdentity<true> }[] = [];
   keys.forEach((key, index) => {
-    const identity = identityOf(key);
     const byAsset = Boolean(key.assetId);
     let call = calls.find(
-      (each) => each.byAsset === byAsset && each.indexes.length < batchMax && !each.identities.has(identity),
+      (each) => each.byAsset === byAsset && each.indexes.length < batchMax && each.identities.get(key) === undefined,
     );
-    if (!call) calls.push((call = { byAsset, indexes: [], identities: new Set() }));
+    if (!call) calls.push((call = { byAsset, indexes: [], identities: new ByIdentity() }));
     call.indexes.push(index);
-    call.identities.add(identity);
+    call.identities.set(key, true);
   });
   return calls.map((call) => call.indexes);
 }
@@ -99,9 +168,12 @@ export function matchResults(
     const error = bad(`${entries.length} items were sent but ${results.length} results came back`);
     return entries.map(() => error);
   }
-  const matched: (ListingFeeResultDTO | Error | undefined)[] = new Array(entries.length);
   const entryOfAsset = new Map<string, number>();
   entries.forEach((entry, index) => entry.assetId && entryOfAsset.set(entry.assetId, index));
+  // No entry names an asset (the mutation's, mostly): every result is its entry's by position, and
+  // an answer's asset ids need no lookup (each would hash and internalise a text the partner sent).
+  if (entryOfAsset.size === 0) return [...results];
+  const matched: (ListingFeeResultDTO | Error | undefined)[] = new Array(entries.length);
   const unclaimed: ListingFeeResultDTO[] = [];
   for (const result of results) {
     const index = result.assetId ? entryOfAsset.get(result.assetId) : undefined;

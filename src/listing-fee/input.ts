@@ -1,7 +1,7 @@
 // Checks of listing-fee input, made before anything is sent upstream.
 import { BadUserInputError } from '../errors.js';
 import { isAssetId, MAX_ASSET_ID_DIGITS } from '../inventory/model.js';
-import { cacheKeyOf, identityOf, type ListingFeeKey } from './fee-loader.js';
+import { ByIdentity, cacheKeyOf, identityOf, type ListingFeeKey } from './fee-loader.js';
 import type { CalculateListingFeeInput } from '../generated/resolvers-types.js';
 
 /** Most items one `calculateListingFee` may ask for. */
@@ -55,6 +55,7 @@ export function parseListingFeeInput(input: CalculateListingFeeInput): ListingFe
 
 /** Refuses items that would need more than MAX_LISTING_FEE_ENTRIES_PER_IDENTITY calls of their own. */
 function checkCallsNeeded(keys: readonly ListingFeeKey[]): void {
+  if (!anyIdentityHoldsMoreThan(keys, MAX_LISTING_FEE_ENTRIES_PER_IDENTITY)) return;
   // Identical entries go upstream once (the loader's cache), so they are counted once.
   const entriesOf = new Map<string, Set<string>>();
   for (const key of keys) {
@@ -72,4 +73,20 @@ function checkCallsNeeded(keys: readonly ListingFeeKey[]): void {
       );
     }
   }
+}
+
+/**
+ * Whether more than `most` items share an identity: distinct entries of an identity are never
+ * more than its items, so with none over `most` no identity can need more calls, and the entries'
+ * texts are not worked out (items with a token each, the usual input, share none).
+ */
+function anyIdentityHoldsMoreThan(keys: readonly ListingFeeKey[], most: number): boolean {
+  if (keys.length <= most) return false;
+  const itemsOf = new ByIdentity<number>();
+  for (const key of keys) {
+    const items = (itemsOf.get(key) ?? 0) + 1;
+    if (items > most) return true;
+    itemsOf.set(key, items);
+  }
+  return false;
 }

@@ -72,13 +72,15 @@ export function createClientIdentities({ maxNames, secrets = [] }: ClientIdentit
       let identity = byRequest.get(request);
       if (identity) return identity;
       const { headers } = request;
-      const credentials = [bearerOf(headers.get('authorization')), ...secrets].filter((secret): secret is string => !!secret);
-      const name = clean(headers.get('graphql-client-name') ?? headers.get('apollographql-client-name'), MAX_NAME_LENGTH, credentials);
-      const version = clean(
-        headers.get('graphql-client-version') ?? headers.get('apollographql-client-version'),
-        MAX_VERSION_LENGTH,
-        credentials,
-      );
+      const givenName = headers.get('graphql-client-name') ?? headers.get('apollographql-client-name');
+      const givenVersion = headers.get('graphql-client-version') ?? headers.get('apollographql-client-version');
+      // The credentials a value is searched for, gathered only when there is a value to search.
+      const credentials =
+        givenName === null && givenVersion === null
+          ? []
+          : [bearerOf(headers.get('authorization')), ...secrets].filter((secret): secret is string => !!secret);
+      const name = clean(givenName, MAX_NAME_LENGTH, credentials);
+      const version = clean(givenVersion, MAX_VERSION_LENGTH, credentials);
       // Either value a credential: both go, since the other may say whose it is.
       identity = bounded(name, version);
       byRequest.set(request, identity);

@@ -172,14 +172,17 @@ export class PartnerClient {
   }
 
   /**
-   * Step 3: what identifies a call's answer, as a digest: the access token rides in the query and
-   * the merchant key in a header, so two credentials never share a key, and the key holds neither.
+   * Step 3: what identifies a call's answer: the digest of its method, URL and headers, then its
+   * body as sent. The access token rides in the query and the merchant key in a header, so two
+   * credentials never share a key, and the key holds neither; a body carries no credential (a fee
+   * call's items), and is kept as it is rather than hashed, a digest's work growing with its size.
    */
   protected cacheKeyFor(call: PartnerCall, pathAndQuery: string, body: string | undefined): string {
     let text = `${call.method} ${pathAndQuery}\n`;
     if (call.headers) for (const name of Object.keys(call.headers).sort()) text += `${name.toLowerCase()}: ${call.headers[name]}\n`;
-    if (body !== undefined) text += `\n${body}`;
-    return hash('sha256', text, 'base64');
+    const digest = hash('sha256', text, 'base64');
+    // A digest is of fixed length and holds no line break: the key splits in one way only.
+    return body === undefined ? digest : `${digest}\n${body}`;
   }
 
   /** Step 4: the headers every attempt of the call sends, before observers add theirs. */

@@ -3,7 +3,7 @@
 // operation. A keyed map of the calls in flight, each with its waiters: a waiter that leaves (its
 // client gone, its operation's deadline passed) stops waiting alone, and the call goes on for the
 // others; only when every waiter has left is the call abandoned, so that nobody's connection is
-// held for an answer nobody will read. Keys are digests (client.ts): no token is held here.
+// held for an answer nobody will read. Keys hold credentials as a digest only (client.ts).
 import type { UpstreamCall, UpstreamPolicy } from './call.js';
 
 /** Why a waiter stopped waiting: its client went away, or its operation's deadline passed. */

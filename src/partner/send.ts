@@ -8,10 +8,11 @@ import { UpstreamBadResponseError } from '../errors.js';
 export function pathAndQuery(
   prefix: string,
   segments: readonly (string | number)[],
-  query: Record<string, string | number | undefined> = {},
+  query?: Record<string, string | number | undefined>,
 ): { path: string; pathAndQuery: string } {
   let path = prefix;
   for (const segment of segments) path += `/${encodeURIComponent(segment)}`;
+  if (query === undefined) return { path, pathAndQuery: path };
   // URLSearchParams writes the query: its encoding is the one redact.ts looks for.
   const params = new URLSearchParams();
   for (const [name, value] of Object.entries(query)) if (value !== undefined) params.append(name, String(value));

@@ -27,17 +27,13 @@ export function useVariablesDepthLimit<TContext extends object>(maxDepth = MAX_V
 
 /**
  * Whether any array or object inside the variables map sits more than `maxDepth` levels below it
- * (a variable's own array or object is level 1). Walked with a stack of its own, so that no depth
- * can overflow the call stack here.
+ * (a variable's own array or object is level 1). The walk goes no deeper than `maxDepth`, so that
+ * no depth sent can overflow the call stack here.
  */
-function nestsDeeperThan(variables: object, maxDepth: number): boolean {
-  const pending: { value: object; level: number }[] = [{ value: variables, level: 0 }];
-  for (let next = pending.pop(); next; next = pending.pop()) {
-    for (const child of Object.values(next.value)) {
-      if (child === null || typeof child !== 'object') continue;
-      if (next.level + 1 > maxDepth) return true;
-      pending.push({ value: child as object, level: next.level + 1 });
-    }
+function nestsDeeperThan(value: object, maxDepth: number, level = 0): boolean {
+  const children: readonly unknown[] = Array.isArray(value) ? value : Object.values(value);
+  for (const child of children) {
+    if (child !== null && typeof child === 'object' && (level >= maxDepth || nestsDeeperThan(child, maxDepth, level + 1))) return true;
   }
   return false;
 }

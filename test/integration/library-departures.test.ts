@@ -20,6 +20,7 @@ import { createSchema, createYoga, isAsyncIterable, type Plugin } from 'graphql-
 import { Redis } from 'ioredis';
 import { afterEach, describe, expect, it } from 'vitest';
 import { OperationLimitError } from '../../src/errors.js';
+import { ReadBody } from '../../src/http/request-body.js';
 import { CSRF_HEADER, useCsrfPrevention } from '../../src/plugins/csrf-prevention.js';
 import { acceptsIncrementalDelivery } from '../../src/plugins/defer-stream.js';
 import { createInProcessStore, type CachedResult, type StoredResult } from '../../src/plugins/response-cache-store.js';
@@ -66,19 +67,25 @@ describe("Node's socket._httpMessage (http/shutdown.ts)", () => {
 });
 
 describe("a pre-read body handed to Yoga's node adapter as req.body (http/request-body.ts)", () => {
-  it('is used in place of the request stream', async () => {
+  const echoServer = () => {
     const yoga = createYoga({
       schema: createSchema({ typeDefs: 'type Query { echo(text: String!): String }', resolvers: { Query: { echo: (_: unknown, { text }: { text: string }) => text } } }),
+      // As the service runs it: Yoga's own limit would read every body as a stream.
+      maxRequestBodySize: false,
       logging: false,
     });
-    const url = await listen((req, res) => {
-      const chunks: Buffer[] = [];
-      req.on('data', (chunk: Buffer) => chunks.push(chunk));
+    return listen((req, res) => {
+      const chunks: Buffer<ArrayBuffer>[] = [];
+      req.on('data', (chunk: Buffer<ArrayBuffer>) => chunks.push(chunk));
       req.on('end', () => {
-        (req as IncomingMessage & { body?: Buffer }).body = Buffer.concat(chunks);
+        (req as IncomingMessage & { body?: ReadBody }).body = new ReadBody(Buffer.concat(chunks), yoga.fetchAPI.ReadableStream);
         void yoga.requestListener(req, res);
       });
     });
+  };
+
+  it('is used in place of the request stream, as a Blob read through its buffer()', async () => {
+    const url = await echoServer();
     // A streamed (chunked) body; the service reads those of a declared length alike.
     const body = new ReadableStream({
       start(controller) {
@@ -93,6 +100,17 @@ describe("a pre-read body handed to Yoga's node adapter as req.body (http/reques
       duplex: 'half',
     } as RequestInit);
     expect(await response.json()).toEqual({ data: { echo: 'pre-read' } });
+  });
+
+  it("is streamed through the fetch API's ReadableStream to Yoga's multipart parser", async () => {
+    const url = await echoServer();
+    const operations = JSON.stringify({ query: '{ echo(text: "multipart") }' });
+    const response = await fetch(`${url}/graphql`, {
+      method: 'POST',
+      headers: { 'content-type': 'multipart/form-data; boundary=x' },
+      body: `--x\r\nContent-Disposition: form-data; name="operations"\r\n\r\n${operations}\r\n--x\r\nContent-Disposition: form-data; name="map"\r\n\r\n{}\r\n--x--\r\n`,
+    });
+    expect(await response.json()).toEqual({ data: { echo: 'multipart' } });
   });
 });
 
