@@ -13,6 +13,10 @@
 # valgrind runs Node some 50 times slower. Needs valgrind (Debian: apt-get install valgrind).
 # CONNECTIONS=<n> sends over n connections instead of the scenario's (1: one request at a time, so
 # that no count depends on how many requests the machine's timing put into one turn of the loop).
+# KEEP_OUT=<dir> keeps the run's files there: the profile (callgrind.out), the target's log and, for the
+# facade, its /metrics just before and just after the counted requests (outside the count), so that
+# two runs can be compared function by function (callgrind_annotate) and by what the service did,
+# with callgrind_control's answers and the counted window's wall-clock bounds (counted-from, -until).
 # WITHOUT_PLUGINS=<name,...> counts the facade without those entries of PLUGIN_ORDER
 # (test/bench/without-plugins.ts): what a per-request feature costs, by switching it off.
 # The floor runs under start:prod's Node flags too, with the scenario's floor environment.
@@ -29,7 +33,7 @@ WARMUP=${WARMUP:-3000}
 SIMULATOR_PORT=${SIMULATOR_PORT:-4981}
 TARGET_PORT=$((SIMULATOR_PORT + 1))
 OUT=$(mktemp -d)
-trap 'kill $(jobs -p) 2>/dev/null || true; rm -rf "$OUT"' EXIT
+trap 'kill $(jobs -p) 2>/dev/null || true; [ -z "${KEEP_OUT:-}" ] || { mkdir -p "$KEEP_OUT" && cp -r "$OUT"/. "$KEEP_OUT"; }; rm -rf "$OUT"' EXIT
 # A timeout's SIGTERM (bench:gate) exits through the EXIT trap, so that no counted process outlives it.
 trap 'exit 143' TERM INT
 # As in the bench: the facade knows (a)'s query as a trusted document (scenario ad), and a scenario
@@ -106,10 +110,15 @@ if [ "$TARGET" = facade ]; then
       if (!response.ok) { console.error('large operation failed', response.status); process.exit(1); }
     }"
 fi
+scrape() { [ -z "${KEEP_OUT:-}" ] || [ "$TARGET" != facade ] || curl -s "http://127.0.0.1:$TARGET_PORT/metrics" >"$OUT/metrics-$1.txt"; }
 drive "$WARMUP"
-callgrind_control -i on "$PID" >/dev/null 2>&1
+scrape before
+callgrind_control -i on "$PID" >>"$OUT/control.log" 2>&1
+date +%s.%N >"$OUT/counted-from"
 drive "$REQUESTS"
-callgrind_control -i off "$PID" >/dev/null 2>&1
+date +%s.%N >"$OUT/counted-until"
+callgrind_control -i off "$PID" >>"$OUT/control.log" 2>&1
+scrape after
 ANSWERED=$(cat "$OUT/answered")
 kill -TERM "$PID"
 wait "$PID" || true
