@@ -7,7 +7,8 @@
 #   test/bench/instructions.sh [facade|floor|baseline] [requests] [node flags...]
 #
 # Starts the simulator and the target (the facade as `npm run start:prod` runs it: its Node flags,
-# then any given here, and dist/main.js, so run `npm run build` first), sends WARMUP requests with
+# the young generation pinned at its size (see PACE_FLAGS), then any flags given here, and
+# dist/main.js, so run `npm run build` first), sends WARMUP requests with
 # counting off (V8 compiles the hot code then), counts the next `requests`, and prints
 # instructions per request, all threads included. Takes a minute or two:
 # valgrind runs Node some 50 times slower. Needs valgrind (Debian: apt-get install valgrind).
@@ -57,6 +58,15 @@ node --import tsx -e "import('./src/simulator/server.ts').then(async (m) => {
 })" >/dev/null &
 APP_KEY=$(node --import tsx -e "import('./src/simulator/data.ts').then((m) => console.log(m.DEMO_APP_KEY))")
 read -r -a PROD_FLAGS <<<"$(node --import tsx -e "import('./test/support/production-command.ts').then((m) => console.log(m.productionCommand('.').nodeArgs.join(' ')))")"
+# V8 resizes the young generation by its allocation rate per millisecond of the wall clock, and
+# shrinks it when that rate looks low: at valgrind's pace, slower still on a busy machine, it does,
+# and the same requests then take many more scavenges (each walking all the roots), so the count
+# would follow the machine's load. The young generation is pinned at start:prod's size, the one a
+# production process keeps at any load that allocates faster than that, so that how many scavenges
+# the counted requests take depends on what they allocate alone.
+SEMI_SPACE_MB=$(printf '%s\n' "${PROD_FLAGS[@]}" | sed -n 's/^--max-semi-space-size=//p')
+[ -n "$SEMI_SPACE_MB" ] || { echo "start:prod has no --max-semi-space-size to pin the young generation at" >&2; exit 1; }
+PACE_FLAGS=(--min-semi-space-size="$SEMI_SPACE_MB")
 COUNT=(valgrind --tool=callgrind --instr-atstart=no --smc-check=all-non-file --callgrind-out-file="$OUT/callgrind.out")
 if [ "$TARGET" = baseline ]; then
   BASELINE_PORT=$TARGET_PORT UPSTREAM_TIMEOUT_MS=120000 PARTNER_API_URL=http://127.0.0.1:$SIMULATOR_PORT PARTNER_APP_KEY=$APP_KEY \
@@ -64,7 +74,7 @@ if [ "$TARGET" = baseline ]; then
 elif [ "$TARGET" = floor ]; then
   # shellcheck disable=SC2086 # SCENARIO_ENV is a list of NAME=value words.
   env $SCENARIO_ENV NODE_ENV=production FLOOR_PORT=$TARGET_PORT UPSTREAM_TIMEOUT_MS=120000 PARTNER_API_URL=http://127.0.0.1:$SIMULATOR_PORT \
-    PARTNER_APP_KEY=$APP_KEY "${COUNT[@]}" node "${PROD_FLAGS[@]}" "$@" --import tsx test/bench/yoga-floor.ts >"$OUT/target.log" 2>&1 &
+    PARTNER_APP_KEY=$APP_KEY "${COUNT[@]}" node "${PROD_FLAGS[@]}" "${PACE_FLAGS[@]}" "$@" --import tsx test/bench/yoga-floor.ts >"$OUT/target.log" 2>&1 &
 else
   ENTRY=dist/main.js
   if [ -n "${WITHOUT_PLUGINS:-}" ]; then
@@ -76,7 +86,7 @@ else
   env $SCENARIO_ENV NODE_ENV=production LOG_LEVEL=warn PORT=$TARGET_PORT PARTNER_API_URL=http://127.0.0.1:$SIMULATOR_PORT \
     TRUSTED_DOCUMENTS="$OUT/manifest.json" TRUSTED_DOCUMENTS_ONLY=false \
     BENCH_WITHOUT_PLUGINS=${WITHOUT_PLUGINS:-} PARTNER_APP_KEY=$APP_KEY UPSTREAM_TIMEOUT_MS=120000 \
-    "${COUNT[@]}" node "${PROD_FLAGS[@]}" "$@" "$ENTRY" >"$OUT/target.log" 2>&1 &
+    "${COUNT[@]}" node "${PROD_FLAGS[@]}" "${PACE_FLAGS[@]}" "$@" "$ENTRY" >"$OUT/target.log" 2>&1 &
 fi
 PID=$!
 # Under valgrind, and more so on a busy machine, Node takes minutes to start.
