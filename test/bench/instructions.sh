@@ -50,12 +50,19 @@ SCENARIO_ENV=$(node --import tsx -e "import('./test/bench/scenarios.ts').then((m
 command -v valgrind >/dev/null || { echo "valgrind is not installed (apt-get install valgrind)" >&2; exit 1; }
 [ "$TARGET" = baseline ] || [ -f dist/main.js ] || { echo "dist/main.js is missing: run npm run build" >&2; exit 1; }
 
+# A count of another process would be taken for this one's: a simulator or target of another count
+# on these ports answers the requests while this one's fails to listen and exits.
+for port in "$SIMULATOR_PORT" "$TARGET_PORT"; do
+  if curl -s -o /dev/null "http://127.0.0.1:$port/"; then echo "port $port is in use (another count?): set SIMULATOR_PORT" >&2; exit 1; fi
+done
+
 # Idle upstream connections are never closed here: valgrind's pace would otherwise let the simulator
 # close a kept-alive connection just as the target reuses it, an error the baseline and the floor do not retry.
 node --import tsx -e "import('./src/simulator/server.ts').then(async (m) => {
   const simulator = await m.startSimulator({ port: $SIMULATOR_PORT });
   simulator.server.keepAliveTimeout = 0;
 })" >/dev/null &
+SIMULATOR_PID=$!
 APP_KEY=$(node --import tsx -e "import('./src/simulator/data.ts').then((m) => console.log(m.DEMO_APP_KEY))")
 read -r -a PROD_FLAGS <<<"$(node --import tsx -e "import('./test/support/production-command.ts').then((m) => console.log(m.productionCommand('.').nodeArgs.join(' ')))")"
 # V8 resizes the young generation by its allocation rate per millisecond of the wall clock, and
@@ -92,6 +99,7 @@ PID=$!
 # Under valgrind, and more so on a busy machine, Node takes minutes to start.
 for _ in $(seq 1 "${READY_TIMEOUT_S:-1200}"); do curl -s -o /dev/null "http://127.0.0.1:$TARGET_PORT/health" && break; sleep 1; done
 curl -s -o /dev/null "http://127.0.0.1:$TARGET_PORT/health" || { echo "$TARGET did not start:" >&2; cat "$OUT/target.log" >&2; exit 1; }
+kill -0 "$PID" 2>/dev/null && kill -0 "$SIMULATOR_PID" 2>/dev/null || { echo "$TARGET or its simulator exited (port in use?):" >&2; cat "$OUT/target.log" >&2; exit 1; }
 
 drive() {
   node --import tsx -e "
