@@ -7,12 +7,17 @@
 #   test/bench/instructions.sh [facade|floor|baseline] [requests] [node flags...]
 #
 # Starts the simulator and the target (the facade as `npm run start:prod` runs it: its Node flags,
-# then any given here, and dist/main.js, so run `npm run build` first), sends WARMUP requests with
+# the young generation pinned at its size (see PACE_FLAGS), then any flags given here, and
+# dist/main.js, so run `npm run build` first), sends WARMUP requests with
 # counting off (V8 compiles the hot code then), counts the next `requests`, and prints
 # instructions per request, all threads included. Takes a minute or two:
 # valgrind runs Node some 50 times slower. Needs valgrind (Debian: apt-get install valgrind).
 # CONNECTIONS=<n> sends over n connections instead of the scenario's (1: one request at a time, so
 # that no count depends on how many requests the machine's timing put into one turn of the loop).
+# KEEP_OUT=<dir> keeps the run's files there: the profile (callgrind.out), the target's log and, for the
+# facade, its /metrics just before and just after the counted requests (outside the count), so that
+# two runs can be compared function by function (callgrind_annotate) and by what the service did,
+# with callgrind_control's answers and the counted window's wall-clock bounds (counted-from, -until).
 # WITHOUT_PLUGINS=<name,...> counts the facade without those entries of PLUGIN_ORDER
 # (test/bench/without-plugins.ts): what a per-request feature costs, by switching it off.
 # The floor runs under start:prod's Node flags too, with the scenario's floor environment.
@@ -29,7 +34,7 @@ WARMUP=${WARMUP:-3000}
 SIMULATOR_PORT=${SIMULATOR_PORT:-4981}
 TARGET_PORT=$((SIMULATOR_PORT + 1))
 OUT=$(mktemp -d)
-trap 'kill $(jobs -p) 2>/dev/null || true; rm -rf "$OUT"' EXIT
+trap 'kill $(jobs -p) 2>/dev/null || true; [ -z "${KEEP_OUT:-}" ] || { mkdir -p "$KEEP_OUT" && cp -r "$OUT"/. "$KEEP_OUT"; }; rm -rf "$OUT"' EXIT
 # A timeout's SIGTERM (bench:gate) exits through the EXIT trap, so that no counted process outlives it.
 trap 'exit 143' TERM INT
 # As in the bench: the facade knows (a)'s query as a trusted document (scenario ad), and a scenario
@@ -45,14 +50,30 @@ SCENARIO_ENV=$(node --import tsx -e "import('./test/bench/scenarios.ts').then((m
 command -v valgrind >/dev/null || { echo "valgrind is not installed (apt-get install valgrind)" >&2; exit 1; }
 [ "$TARGET" = baseline ] || [ -f dist/main.js ] || { echo "dist/main.js is missing: run npm run build" >&2; exit 1; }
 
+# A count of another process would be taken for this one's: a simulator or target of another count
+# on these ports answers the requests while this one's fails to listen and exits.
+for port in "$SIMULATOR_PORT" "$TARGET_PORT"; do
+  if curl -s -o /dev/null "http://127.0.0.1:$port/"; then echo "port $port is in use (another count?): set SIMULATOR_PORT" >&2; exit 1; fi
+done
+
 # Idle upstream connections are never closed here: valgrind's pace would otherwise let the simulator
 # close a kept-alive connection just as the target reuses it, an error the baseline and the floor do not retry.
 node --import tsx -e "import('./src/simulator/server.ts').then(async (m) => {
   const simulator = await m.startSimulator({ port: $SIMULATOR_PORT });
   simulator.server.keepAliveTimeout = 0;
 })" >/dev/null &
+SIMULATOR_PID=$!
 APP_KEY=$(node --import tsx -e "import('./src/simulator/data.ts').then((m) => console.log(m.DEMO_APP_KEY))")
 read -r -a PROD_FLAGS <<<"$(node --import tsx -e "import('./test/support/production-command.ts').then((m) => console.log(m.productionCommand('.').nodeArgs.join(' ')))")"
+# V8 resizes the young generation by its allocation rate per millisecond of the wall clock, and
+# shrinks it when that rate looks low: at valgrind's pace, slower still on a busy machine, it does,
+# and the same requests then take many more scavenges (each walking all the roots), so the count
+# would follow the machine's load. The young generation is pinned at start:prod's size, the one a
+# production process keeps at any load that allocates faster than that, so that how many scavenges
+# the counted requests take depends on what they allocate alone.
+SEMI_SPACE_MB=$(printf '%s\n' "${PROD_FLAGS[@]}" | sed -n 's/^--max-semi-space-size=//p')
+[ -n "$SEMI_SPACE_MB" ] || { echo "start:prod has no --max-semi-space-size to pin the young generation at" >&2; exit 1; }
+PACE_FLAGS=(--min-semi-space-size="$SEMI_SPACE_MB")
 COUNT=(valgrind --tool=callgrind --instr-atstart=no --smc-check=all-non-file --callgrind-out-file="$OUT/callgrind.out")
 if [ "$TARGET" = baseline ]; then
   BASELINE_PORT=$TARGET_PORT UPSTREAM_TIMEOUT_MS=120000 PARTNER_API_URL=http://127.0.0.1:$SIMULATOR_PORT PARTNER_APP_KEY=$APP_KEY \
@@ -60,7 +81,7 @@ if [ "$TARGET" = baseline ]; then
 elif [ "$TARGET" = floor ]; then
   # shellcheck disable=SC2086 # SCENARIO_ENV is a list of NAME=value words.
   env $SCENARIO_ENV NODE_ENV=production FLOOR_PORT=$TARGET_PORT UPSTREAM_TIMEOUT_MS=120000 PARTNER_API_URL=http://127.0.0.1:$SIMULATOR_PORT \
-    PARTNER_APP_KEY=$APP_KEY "${COUNT[@]}" node "${PROD_FLAGS[@]}" "$@" --import tsx test/bench/yoga-floor.ts >"$OUT/target.log" 2>&1 &
+    PARTNER_APP_KEY=$APP_KEY "${COUNT[@]}" node "${PROD_FLAGS[@]}" "${PACE_FLAGS[@]}" "$@" --import tsx test/bench/yoga-floor.ts >"$OUT/target.log" 2>&1 &
 else
   ENTRY=dist/main.js
   if [ -n "${WITHOUT_PLUGINS:-}" ]; then
@@ -72,12 +93,13 @@ else
   env $SCENARIO_ENV NODE_ENV=production LOG_LEVEL=warn PORT=$TARGET_PORT PARTNER_API_URL=http://127.0.0.1:$SIMULATOR_PORT \
     TRUSTED_DOCUMENTS="$OUT/manifest.json" TRUSTED_DOCUMENTS_ONLY=false \
     BENCH_WITHOUT_PLUGINS=${WITHOUT_PLUGINS:-} PARTNER_APP_KEY=$APP_KEY UPSTREAM_TIMEOUT_MS=120000 \
-    "${COUNT[@]}" node "${PROD_FLAGS[@]}" "$@" "$ENTRY" >"$OUT/target.log" 2>&1 &
+    "${COUNT[@]}" node "${PROD_FLAGS[@]}" "${PACE_FLAGS[@]}" "$@" "$ENTRY" >"$OUT/target.log" 2>&1 &
 fi
 PID=$!
 # Under valgrind, and more so on a busy machine, Node takes minutes to start.
 for _ in $(seq 1 "${READY_TIMEOUT_S:-1200}"); do curl -s -o /dev/null "http://127.0.0.1:$TARGET_PORT/health" && break; sleep 1; done
 curl -s -o /dev/null "http://127.0.0.1:$TARGET_PORT/health" || { echo "$TARGET did not start:" >&2; cat "$OUT/target.log" >&2; exit 1; }
+kill -0 "$PID" 2>/dev/null && kill -0 "$SIMULATOR_PID" 2>/dev/null || { echo "$TARGET or its simulator exited (port in use?):" >&2; cat "$OUT/target.log" >&2; exit 1; }
 
 drive() {
   node --import tsx -e "
@@ -106,10 +128,15 @@ if [ "$TARGET" = facade ]; then
       if (!response.ok) { console.error('large operation failed', response.status); process.exit(1); }
     }"
 fi
+scrape() { [ -z "${KEEP_OUT:-}" ] || [ "$TARGET" != facade ] || curl -s "http://127.0.0.1:$TARGET_PORT/metrics" >"$OUT/metrics-$1.txt"; }
 drive "$WARMUP"
-callgrind_control -i on "$PID" >/dev/null 2>&1
+scrape before
+callgrind_control -i on "$PID" >>"$OUT/control.log" 2>&1
+date +%s.%N >"$OUT/counted-from"
 drive "$REQUESTS"
-callgrind_control -i off "$PID" >/dev/null 2>&1
+date +%s.%N >"$OUT/counted-until"
+callgrind_control -i off "$PID" >>"$OUT/control.log" 2>&1
+scrape after
 ANSWERED=$(cat "$OUT/answered")
 kill -TERM "$PID"
 wait "$PID" || true
