@@ -88,6 +88,20 @@ describe('the report of the scenarios held to the floor', () => {
     expect(line(0.96, 1.1)).toBe("- (d) req/s ≥ 0.97 × the Yoga floor's: 0.96, **missed**; p99 ≤ 1.1 × its p99: 1.10, met");
     expect(line(0.97, 1.11)).toBe("- (d) req/s ≥ 0.97 × the Yoga floor's: 0.97, met; p99 ≤ 1.1 × its p99: 1.11, **missed**");
   });
+
+  it("gives the rounds' own p99s beside a missed p99", () => {
+    const p99s = (values: number[]) => values.map((p99) => ({ p50: 1, p99 }));
+    const results = runOf({
+      id: 'd',
+      medians: { facade: figures(1, 1), baseline: figures(1, 1) },
+      ratioFacadeToBaseline: figures(1, 1),
+      ratioFacadeToCompared: { [FLOOR_TARGET]: figures(1, 1.2) },
+      rounds: { facade: p99s([4.7, 28.1, 24.8]), [FLOOR_TARGET]: p99s([8.7, 24.7, 20.5]) },
+    });
+    expect(renderReport(results).split('\n').find((text) => text.startsWith('- (d)'))).toBe(
+      "- (d) req/s ≥ 0.97 × the Yoga floor's: 1.00, met; p99 ≤ 1.1 × its p99: 1.20, **missed** (the rounds' p99s: facade 4.7 to 28.1 ms, floor 8.7 to 24.7 ms)",
+    );
+  });
 });
 
 describe('the report of the soak', () => {
@@ -103,8 +117,12 @@ describe('the report of the soak', () => {
   });
   const heapLine = (results: BenchResults) => renderReport(results).split('\n').find((text) => text.startsWith('- soak heap'));
 
-  it("calls the heap flat when the last phase's interval holds zero, whatever an earlier phase did", () => {
-    expect(heapLine(soak(-12.5, 20.5))).toBe("- soak heap after GC, last phase's slope indistinguishable from zero: -12.5 to 20.5 KiB per 10,000 requests, met");
+  it("calls the heap not growing when the last phase's interval holds zero, whatever an earlier phase did", () => {
+    expect(heapLine(soak(-12.5, 20.5))).toBe("- soak heap after GC, last phase's slope not above zero: -12.5 to 20.5 KiB per 10,000 requests, met");
+  });
+
+  it('calls a heap that shrank in the last phase not growing', () => {
+    expect(heapLine(soak(-189.1, -63.7))).toMatch(/-189\.1 to -63\.7 KiB per 10,000 requests, met$/);
   });
 
   it('calls it growing when the interval lies above zero', () => {
