@@ -3,7 +3,7 @@
 import { describe, expect, it } from 'vitest';
 import { categorise, categoryOf } from '../bench/instruction-categories.js';
 
-const NODE = '[/work/main/node_modules/node/bin/node]';
+const NODE = '[node_modules/node/bin/node]';
 
 /** callgrind_annotate --inclusive=no output, as instruction-categories.ts reads it (300 requests' worth). */
 const ANNOTATED = `--------------------------------------------------------------------------------
