@@ -78,7 +78,7 @@ export class ListingFeeCache<V> {
 }
 
 /** Whether two entries are one, as cacheKeyOf says: prices are checked integers, and a missing asset id is null. */
-const sameEntry = (a: ListingFeeKey, b: ListingFeeKey): boolean =>
+export const sameEntry = (a: ListingFeeKey, b: ListingFeeKey): boolean =>
   a.price === b.price &&
   (a.token ?? null) === (b.token ?? null) &&
   (a.styleToken ?? null) === (b.styleToken ?? null) &&

@@ -1,7 +1,7 @@
 // Checks of listing-fee input, made before anything is sent upstream.
 import { BadUserInputError } from '../errors.js';
 import { isAssetId, MAX_ASSET_ID_DIGITS } from '../inventory/model.js';
-import { ByIdentity, cacheKeyOf, identityOf, type ListingFeeKey } from './fee-loader.js';
+import { ByIdentity, identityOf, sameEntry, type ListingFeeKey } from './fee-loader.js';
 import type { CalculateListingFeeInput } from '../generated/resolvers-types.js';
 
 /** Most items one `calculateListingFee` may ask for. */
@@ -55,16 +55,16 @@ export function parseListingFeeInput(input: CalculateListingFeeInput): ListingFe
 
 /** Refuses items that would need more than MAX_LISTING_FEE_ENTRIES_PER_IDENTITY calls of their own. */
 function checkCallsNeeded(keys: readonly ListingFeeKey[]): void {
-  if (!anyIdentityHoldsMoreThan(keys, MAX_LISTING_FEE_ENTRIES_PER_IDENTITY)) return;
-  // Identical entries go upstream once (the loader's cache), so they are counted once.
-  const entriesOf = new Map<string, Set<string>>();
+  if (keys.length <= MAX_LISTING_FEE_ENTRIES_PER_IDENTITY) return;
+  // Identical entries go upstream once (the loader's cache), so they are counted once; an identity
+  // holds at most one entry more than the limit before it is refused, so the search stays short.
+  const entriesOf = new ByIdentity<ListingFeeKey[]>();
   for (const key of keys) {
-    const identity = identityOf(key);
-    let entries = entriesOf.get(identity);
-    if (!entries) entriesOf.set(identity, (entries = new Set()));
-    entries.add(cacheKeyOf(key));
-    if (entries.size > MAX_LISTING_FEE_ENTRIES_PER_IDENTITY) {
-      const what = identity === 'untokened' ? 'have neither token, styleToken nor assetId' : 'share one token, styleToken or assetId';
+    let entries = entriesOf.get(key);
+    if (!entries) entriesOf.set(key, (entries = []));
+    if (!entries.some((entry) => sameEntry(entry, key))) entries.push(key);
+    if (entries.length > MAX_LISTING_FEE_ENTRIES_PER_IDENTITY) {
+      const what = identityOf(key) === 'untokened' ? 'have neither token, styleToken nor assetId' : 'share one token, styleToken or assetId';
       throw new BadUserInputError(
         `'input.items' holds more than ${MAX_LISTING_FEE_ENTRIES_PER_IDENTITY} items that ${what} at different prices: ` +
           "the partner's answer cannot tell them apart, so each needs a partner call of its own. " +
@@ -73,20 +73,4 @@ function checkCallsNeeded(keys: readonly ListingFeeKey[]): void {
       );
     }
   }
-}
-
-/**
- * Whether more than `most` items share an identity: distinct entries of an identity are never
- * more than its items, so with none over `most` no identity can need more calls, and the entries'
- * texts are not worked out (items with a token each, the usual input, share none).
- */
-function anyIdentityHoldsMoreThan(keys: readonly ListingFeeKey[], most: number): boolean {
-  if (keys.length <= most) return false;
-  const itemsOf = new ByIdentity<number>();
-  for (const key of keys) {
-    const items = (itemsOf.get(key) ?? 0) + 1;
-    if (items > most) return true;
-    itemsOf.set(key, items);
-  }
-  return false;
 }
