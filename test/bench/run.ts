@@ -20,6 +20,7 @@ import {
   benchFacadeEnv,
   buildScenarios,
   FLOOR_SCENARIOS,
+  FLOOR_AGAIN_TARGET,
   FLOOR_TARGET,
   floorEnvOf,
   hundredFeesRequest,
@@ -56,6 +57,7 @@ hand-written baseline and the Apollo peer, in alternating rounds; writes test/be
                                  the generator and the simulator on core 1)
   --generator wrk|autocannon     the closed load's generator (default wrk; autocannon without --pin)
   --no-floor --no-peer           leave the Yoga floor or the Apollo peer out
+  --floor-again                  a second Yoga floor in the same rounds (A/A: the machine's own noise)
   --accept-encoding <value>      also send (a) and (c) with this Accept-Encoding, as a target of its own
   --compare <rev>                another revision of the facade side by side (e.g. HEAD~1)
   --compare-own-env <rev>        the same, in the scenarios with an environment of their own only
@@ -99,6 +101,9 @@ const { values: args } = parseArgs({
     // The Yoga floor (test/bench/yoga-floor.ts) as one more target, in the scenarios it answers
     // (--no-floor leaves it out).
     floor: { type: 'boolean', default: true },
+    // A second floor beside the first (an A/A comparison): how far apart two identical servers'
+    // figures fall in the same rounds on this machine.
+    'floor-again': { type: 'boolean', default: false },
     // The peer, Apollo Server with a RESTDataSource (test/bench/apollo-peer.ts), in (a) and (a32)
     // (--no-peer leaves it out).
     peer: { type: 'boolean', default: true },
@@ -368,19 +373,21 @@ async function main(): Promise<void> {
     // collector's share of a request, and the floor is there to tell the service's code apart.
     const { nodeArgs } = buildForProduction(ROOT);
     const plain = scenarios.find((scenario) => !scenario.facadeEnv && FLOOR_SCENARIOS.has(scenario.id));
-    if (plain) {
-      const child = await startFloor(ROOT, FLOOR_TARGET, simulator.url, DEMO_APP_KEY, { execArgv: nodeArgs, env: floorEnvOf(plain, manifestPath), cpus: TARGET_CPUS });
-      compared.push({ name: FLOOR_TARGET, kind: 'floor', nodeArgs, child });
-    }
-    // The floor of the scenarios with an environment of their own (Yoga's response cache for (f)),
-    // under the same name: no scenario has both floors.
-    if (floorEnvScenario) {
-      const child = await startFloor(ROOT, FLOOR_TARGET, simulator.url, DEMO_APP_KEY, {
-        execArgv: nodeArgs,
-        env: floorEnvOf(floorEnvScenario, manifestPath),
-        cpus: TARGET_CPUS,
-      });
-      compared.push({ name: FLOOR_TARGET, kind: 'floor', nodeArgs, child, ownEnv: true });
+    for (const name of args['floor-again'] ? [FLOOR_TARGET, FLOOR_AGAIN_TARGET] : [FLOOR_TARGET]) {
+      if (plain) {
+        const child = await startFloor(ROOT, name, simulator.url, DEMO_APP_KEY, { execArgv: nodeArgs, env: floorEnvOf(plain, manifestPath), cpus: TARGET_CPUS });
+        compared.push({ name, kind: 'floor', nodeArgs, child });
+      }
+      // The floor of the scenarios with an environment of their own (Yoga's response cache for (f)),
+      // under the same name: no scenario has both floors.
+      if (floorEnvScenario) {
+        const child = await startFloor(ROOT, name, simulator.url, DEMO_APP_KEY, {
+          execArgv: nodeArgs,
+          env: floorEnvOf(floorEnvScenario, manifestPath),
+          cpus: TARGET_CPUS,
+        });
+        compared.push({ name, kind: 'floor', nodeArgs, child, ownEnv: true });
+      }
     }
   }
   if (args.peer) {
@@ -590,6 +597,7 @@ async function main(): Promise<void> {
           compared.filter((c) => scenarioTargets.includes(c)).map((c) => [c.name, pairRatios(c.name)]),
         ),
         ...(rounds[FLOOR_TARGET] ? { ratioFloorToBaseline: pairRatios(baseline.name, FLOOR_TARGET) } : {}),
+        ...(rounds[FLOOR_TARGET] && rounds[FLOOR_AGAIN_TARGET] ? { ratioFloorToFloorAgain: pairRatios(FLOOR_AGAIN_TARGET, FLOOR_TARGET) } : {}),
         upstreamCallsPerOperation: upstream[scenario.id],
         minimumUpstreamCalls: scenario.minimumUpstream,
         facadePeakRssMiB: medians[scenarioFacade.name]!.peakRssMiB,

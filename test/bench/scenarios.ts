@@ -100,6 +100,11 @@ export const GROWTH_TABLE: ReadonlyArray<{ row: string; cells: Record<'0' | '20'
  * reads with Yoga's response cache, (ad)'s documentIds with Yoga's persisted-operations plugin.
  */
 export const FLOOR_TARGET = 'yoga-floor';
+/**
+ * A second Yoga floor in the same rounds (`--floor-again`): two servers alike, whose figures differ
+ * by the machine's noise alone (an A/A comparison), the yardstick for a target set within 10 %.
+ */
+export const FLOOR_AGAIN_TARGET = 'yoga-floor[again]';
 export const FLOOR_SCENARIOS: ReadonlySet<ScenarioId> = new Set(ALL_SCENARIOS);
 
 /**
