@@ -133,7 +133,7 @@ export class PartnerClient {
       call,
       info,
       key: this.cacheKeyFor(call, url.pathAndQuery, body),
-      abort: new CallAbort(this.options.timeoutMs, undefined),
+      abort: new CallAbort(this.options.timeoutMs),
       pathAndQuery: url.pathAndQuery,
       body,
       headers: {},

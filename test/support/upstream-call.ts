@@ -10,7 +10,7 @@ export function upstreamCall(call: Partial<PartnerCall> = {}, { key = 'read 1', 
     call: whole,
     info: { operation: whole.operation, method: whole.method, origin: 'http://127.0.0.1:1', path: '/inventory' },
     key,
-    abort: new CallAbort(timeoutMs, undefined),
+    abort: new CallAbort(timeoutMs),
   };
 }
 
