@@ -5,7 +5,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { OperationLimitError } from '../errors.js';
 import { errorBody } from './send-json.js';
-import type { LoadShedding } from './shedding.js';
+import type { LoadShedding, Refusal } from './shedding.js';
 
 /**
  * How long a refused body is still read, and discarded, after its 413 is written, as nginx's
@@ -87,7 +87,7 @@ export async function receiveRequestBody(
   if (req.method === 'GET' || req.method === 'HEAD') return true;
   const declared = Number(req.headers['content-length']);
   if (Number.isFinite(declared) && declared > maxBytes) {
-    refuseTooLarge(req, res, maxBytes);
+    refuseMidBody(req, res, tooLarge(maxBytes));
     return false;
   }
   let reserved = 0;
@@ -113,15 +113,8 @@ export async function receiveRequestBody(
     req.once('aborted', () => resolve('aborted'));
   });
   shedding.releaseBody(reserved);
-  if (body === 'too large') {
-    refuseTooLarge(req, res, maxBytes);
-    return false;
-  }
-  if (body === 'no room') {
-    shedding.refuseBody(res);
-    // As for a 413: the client may still be sending; Node reads and drops the rest once the
-    // answer has ended, or closes the connection.
-    req.resume();
+  if (body === 'too large' || body === 'no room') {
+    refuseMidBody(req, res, body === 'too large' ? tooLarge(maxBytes) : shedding.refuseBody());
     return false;
   }
   if (body === 'aborted') {
@@ -132,12 +125,20 @@ export async function receiveRequestBody(
   return true;
 }
 
-function refuseTooLarge(req: IncomingMessage, res: ServerResponse, maxBytes: number): void {
+function tooLarge(maxBytes: number): Refusal {
   const error = new OperationLimitError('bodyBytes', `The request body is larger than ${maxBytes} bytes, the most this service accepts.`, maxBytes);
-  const text = errorBody(error);
-  // The whole answer goes out now; the response ends (and the connection closes) once the rest of
-  // the body has been read and dropped, or after LINGER_MS, whichever comes first.
-  res.writeHead(413, { 'content-type': 'application/json; charset=utf-8', 'content-length': Buffer.byteLength(text), connection: 'close' });
+  return { status: 413, text: errorBody(error), headers: {} };
+}
+
+/**
+ * Answers a request whose body is not read (413, or 503 when the budget of bodies has no room) while
+ * its client may still be sending it. The whole answer goes out now; the response ends (and the
+ * connection closes) once the rest of the body has been read and dropped, or after LINGER_MS,
+ * whichever comes first: a client that keeps sending, or stops mid-body, does not hold the
+ * connection until the request timeout.
+ */
+function refuseMidBody(req: IncomingMessage, res: ServerResponse, { status, text, headers }: Refusal): void {
+  res.writeHead(status, { ...headers, 'content-type': 'application/json; charset=utf-8', 'content-length': Buffer.byteLength(text), connection: 'close' });
   res.write(text);
   const finish = () => {
     clearTimeout(lingering);

@@ -2,7 +2,7 @@
 // queued behind the operations being worked on. A request takes its slot only once its body has
 // arrived (request-body.ts), so that a client sending slowly holds none; the bodies still arriving
 // share a memory budget instead.
-import type { ServerResponse } from 'node:http';
+import type { OutgoingHttpHeaders, ServerResponse } from 'node:http';
 import { OverloadedError } from '../errors.js';
 import { errorBody, sendJsonText } from './send-json.js';
 
@@ -11,14 +11,24 @@ export interface LoadShedding {
   hasRoomFor(res: ServerResponse): boolean;
   /** Admits a request, counting it until its answer ends; or answers it 503 and returns false. */
   admit(res: ServerResponse): boolean;
-  /** Answers 503 (OVERLOADED, Retry-After) a request whose body the budget below had no room for. */
-  refuseBody(res: ServerResponse): void;
+  /**
+   * Counts a request whose body the budget below had no room for as shed, and gives its answer,
+   * 503 OVERLOADED with Retry-After, for the body's reader to send while the rest of it is dropped.
+   */
+  refuseBody(): Refusal;
   /** Takes `bytes` of the budget of bodies still arriving; false when it has no room for them. */
   reserveBody(bytes: number): boolean;
   /** Gives back what reserveBody took, once the body has arrived whole or been dropped. */
   releaseBody(bytes: number): void;
   /** Requests admitted whose answer has not ended (finished, or its connection closed). */
   readonly inFlight: number;
+}
+
+/** An answer made once and sent as it is. */
+export interface Refusal {
+  status: number;
+  text: string;
+  headers: OutgoingHttpHeaders;
 }
 
 /**
@@ -38,7 +48,11 @@ export function createLoadShedding(maxInFlight: number, bodyBudgetBytes: number,
     onShed();
     sendJsonText(res, 503, refusal, refusalHeaders);
   };
-  const bodyRefusal = errorBody(new OverloadedError('The service is receiving as many request bodies as it holds at once; retry in 1 s.', 1));
+  const bodyRefusal: Refusal = {
+    status: 503,
+    text: errorBody(new OverloadedError('The service is receiving as many request bodies as it holds at once; retry in 1 s.', 1)),
+    headers: refusalHeaders,
+  };
   const hasRoomFor = (res: ServerResponse) => {
     if (inFlight < maxInFlight) return true;
     refuse(res);
@@ -52,9 +66,9 @@ export function createLoadShedding(maxInFlight: number, bodyBudgetBytes: number,
       res.once('close', ended);
       return true;
     },
-    refuseBody(res) {
+    refuseBody() {
       onShed();
-      sendJsonText(res, 503, bodyRefusal, refusalHeaders);
+      return bodyRefusal;
     },
     reserveBody(bytes) {
       if (bodyBytes + bytes > bodyBudgetBytes) return false;

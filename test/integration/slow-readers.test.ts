@@ -467,4 +467,37 @@ describe('the memory budget of bodies still arriving', () => {
       { timeout: 10_000, interval: 50 },
     );
   });
+
+  it('closes the connection of a client it refused mid-body, rather than wait for the rest of that body', async () => {
+    const uploaders = await Promise.all([0, 1].map(() => rawClient(kit().url)));
+    const refused = await rawClient(kit().url);
+    let trickling: NodeJS.Timeout | undefined;
+    try {
+      for (const [index, { socket }] of uploaders.entries()) {
+        socket.resume();
+        socket.write(
+          `POST /graphql HTTP/1.1\r\nhost: 127.0.0.1\r\ncontent-type: application/json\r\nauthorization: Bearer stalled-uploader-${index}-token\r\n` +
+            `content-length: 2000\r\n\r\n{"query": "{ __typename }"${' '.repeat(1800 - 26)}`,
+        );
+      }
+      await vi.waitFor(async () => expect((await readTotal(1000)).status).toBe(503), { timeout: 10_000, interval: 50 });
+      // Half of a body of 1000 bytes, refused on that half, and then the rest a byte at a time,
+      // which keeps the connection busy past Node's keep-alive timeout.
+      refused.socket.resume();
+      refused.socket.write(
+        'POST /graphql HTTP/1.1\r\nhost: 127.0.0.1\r\ncontent-type: application/json\r\n' +
+          `content-length: 1000\r\n\r\n{"query": "{ __typename }"${' '.repeat(500 - 26)}`,
+      );
+      trickling = setInterval(() => refused.socket.write(' '), 200);
+      // Well within HTTP_REQUEST_TIMEOUT_MS (30 s), which would otherwise end the wait.
+      await vi.waitFor(() => expect(refused.closed).toBe(true), { timeout: 10_000, interval: 50 });
+      const answer = Buffer.concat(refused.received).toString('latin1');
+      expect(answer).toMatch(/^HTTP\/1\.1 503 /);
+      expect(answer.toLowerCase()).toContain('connection: close');
+      expect(answer).toContain('receiving as many request bodies');
+    } finally {
+      clearInterval(trickling);
+      for (const { socket } of [...uploaders, refused]) socket.destroy();
+    }
+  }, 30_000);
 });
