@@ -41,7 +41,7 @@ export function createListingFeeLoader(fetchFees: FetchListingFees, batchMax: nu
 
 /**
  * The loader's cache: one value per distinct entry (the same price, token, styleToken and asset
- * id, as cacheKeyOf tells them apart), found among the few entries of its identity field by field.
+ * id, as sameEntry tells them apart), found among the few entries of its identity field by field.
  * No text is built per entry: a text made for each one would be hashed and internalised anew by
  * the Map it meets, where the entry's own texts are that once for every Map.
  */
@@ -77,21 +77,12 @@ export class ListingFeeCache<V> {
   }
 }
 
-/** Whether two entries are one, as cacheKeyOf says: prices are checked integers, and a missing asset id is null. */
+/** Whether two entries are one: the same price (a checked integer), token, styleToken and asset id, a missing one as null. */
 export const sameEntry = (a: ListingFeeKey, b: ListingFeeKey): boolean =>
   a.price === b.price &&
   (a.token ?? null) === (b.token ?? null) &&
   (a.styleToken ?? null) === (b.styleToken ?? null) &&
   (a.assetId ?? null) === (b.assetId ?? null);
-
-/**
- * One text per distinct entry. Each part carries its length, so no token's text can pass for a
- * boundary: JSON of the parts says the same, for about four times the time per entry.
- */
-export const cacheKeyOf = (key: ListingFeeKey): string =>
-  `${key.price} ${lengthPrefixed(key.token)} ${lengthPrefixed(key.styleToken)} ${lengthPrefixed(key.assetId)}`;
-
-const lengthPrefixed = (text: string | null | undefined) => (text === null || text === undefined ? '-' : `${text.length}:${text}`);
 
 /**
  * What tells an entry's result apart from the others of its call. An entry that names its asset is

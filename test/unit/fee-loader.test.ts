@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ByIdentity, cacheKeyOf, identityOf, ListingFeeCache, type ListingFeeKey } from '../../src/listing-fee/fee-loader.js';
+import { ByIdentity, identityOf, ListingFeeCache, sameEntry, type ListingFeeKey } from '../../src/listing-fee/fee-loader.js';
 
 const entry = (token: string | null, styleToken: string | null, assetId?: string | null, price = 100): ListingFeeKey => ({
   price,
@@ -27,17 +27,17 @@ describe("the listing-fee loader's cache and identities", () => {
     entries.forEach((each, index) => cache.set(each, index));
     const firstOfKey = new Map<string, number>();
     entries.forEach((each, index) => {
-      if (!firstOfKey.has(cacheKeyOf(each))) firstOfKey.set(cacheKeyOf(each), index);
+      if (!firstOfKey.has(entryText(each))) firstOfKey.set(entryText(each), index);
     });
-    // Set again under an equal entry: the later value stands, as in a Map keyed by cacheKeyOf.
-    const lastOfKey = new Map(entries.map((each, index) => [cacheKeyOf(each), index]));
-    for (const each of entries) expect(cache.get({ ...each })).toBe(lastOfKey.get(cacheKeyOf(each)));
+    // Set again under an equal entry: the later value stands, as in a Map keyed by entryText.
+    const lastOfKey = new Map(entries.map((each, index) => [entryText(each), index]));
+    for (const each of entries) expect(cache.get({ ...each })).toBe(lastOfKey.get(entryText(each)));
     expect(cache.get(entry('a', null, null, 2))).toBeUndefined();
-    const removed = entries[firstOfKey.get(cacheKeyOf(entry('a', 'b')))!]!;
+    const removed = entries[firstOfKey.get(entryText(entry('a', 'b')))!]!;
     expect(cache.delete({ ...removed })).toBe(true);
     expect(cache.get(removed)).toBeUndefined();
     expect(cache.delete(removed)).toBe(false);
-    expect(cache.get(entry('a', 'b', '7'))).toBe(lastOfKey.get(cacheKeyOf(entry('a', 'b', '7'))));
+    expect(cache.get(entry('a', 'b', '7'))).toBe(lastOfKey.get(entryText(entry('a', 'b', '7'))));
     cache.clear();
     expect(cache.get(entry('a', 'b', '7'))).toBeUndefined();
   });
@@ -50,25 +50,14 @@ describe("the listing-fee loader's cache and identities", () => {
   });
 });
 
-describe('the listing-fee loader cache key', () => {
-  it('is one text for one entry, whether its asset id is null or absent', () => {
-    expect(cacheKeyOf(entry('t', 's', '42'))).toBe(cacheKeyOf(entry('t', 's', '42')));
-    expect(cacheKeyOf(entry('t', 's', null))).toBe(cacheKeyOf(entry('t', 's')));
+describe('one listing-fee entry', () => {
+  it('is one entry whether its asset id is null or absent', () => {
+    expect(sameEntry(entry('t', 's', null), entry('t', 's'))).toBe(true);
+    expect(sameEntry(entry('t', 's', '42'), entry('t', 's'))).toBe(false);
   });
 
-  it('tells apart every two distinct entries, however their texts could be split', () => {
-    // Entries whose parts joined by the separators, or by the length prefixes, would read alike.
-    const tokens = [null, '', '-', ' ', 'a', 'a b', 'b', '1:a', '1:a 1:b', '3:a b', '0:', ':', '2:a ', 'a 1'];
-    const entries: ListingFeeKey[] = [];
-    for (const token of tokens) for (const styleToken of tokens) entries.push(entry(token, styleToken), entry(token, styleToken, '7'));
-    entries.push(entry('a', null, null, 1), entry('a', null, null, 10), entry(null, null, '1 1'), entry(null, null, '11'));
-    const byKey = new Map<string, string>();
-    for (const each of entries) {
-      const identity = entryText(each);
-      const key = cacheKeyOf(each);
-      expect(byKey.get(key) ?? identity, `${key} for ${identity}`).toBe(identity);
-      byKey.set(key, identity);
-    }
-    expect(byKey.size).toBe(new Set(entries.map(entryText)).size);
+  it('is the same as another exactly when their price, token, style and asset id are', () => {
+    const entries = trickyEntries();
+    for (const a of entries) for (const b of entries) expect(sameEntry(a, b), `${entryText(a)} and ${entryText(b)}`).toBe(entryText(a) === entryText(b));
   });
 });
