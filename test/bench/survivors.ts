@@ -6,7 +6,8 @@
 // request's objects held past their request by something old (docs/decisions/request-lifetimes.md)
 // show up here under the code that made them. The target runs as the bench runs it (the facade as
 // `start:prod` runs it, or the Yoga floor), with its inspector on a loopback port. A tool for
-// finding what to fix, not a benchmark; it asserts nothing.
+// finding what to fix, not a benchmark; it asserts nothing. With `--all` it samples every allocation,
+// what scavenges free included: where a request's garbage comes from.
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
@@ -29,6 +30,8 @@ const { values: args } = parseArgs({
     // A stack is told by its innermost frames, this many.
     frames: { type: 'string', default: '6' },
     top: { type: 'string', default: '20' },
+    // Every allocation sampled, what scavenges free included: where a request's garbage comes from.
+    all: { type: 'boolean', default: false },
   },
 });
 
@@ -72,7 +75,7 @@ async function main(): Promise<void> {
   const probe = await openHeapProbe(inspectorPort);
   await drive(child.url, scenario.facade, scenario.connections, { amount: Number(args['warmup-requests']) });
   await probe.call('HeapProfiler.enable');
-  await probe.call('HeapProfiler.startSampling', { samplingInterval: 4096, includeObjectsCollectedByMinorGC: false, includeObjectsCollectedByMajorGC: true });
+  await probe.call('HeapProfiler.startSampling', { samplingInterval: 4096, includeObjectsCollectedByMinorGC: args.all, includeObjectsCollectedByMajorGC: true });
   await drive(child.url, scenario.facade, scenario.connections, { amount: requests });
   const { profile } = (await probe.call('HeapProfiler.stopSampling')) as { profile: { head: SamplingNode } };
   probe.close();
@@ -92,7 +95,7 @@ async function main(): Promise<void> {
   walk(profile.head, []);
   const kibPerRequest = (bytes: number) => (bytes / 1024 / requests).toFixed(3);
   const all = [...bytesByStack.values()].reduce((sum, bytes) => sum + bytes, 0);
-  console.log(`${args.target}, (${scenario.id}), ${requests} requests: ${kibPerRequest(all)} KiB per request lived through a scavenge (sampled)\n`);
+  console.log(`${args.target}, (${scenario.id}), ${requests} requests: ${kibPerRequest(all)} KiB per request ${args.all ? 'allocated' : 'lived through a scavenge'} (sampled)\n`);
   console.log('| KiB/request | allocated at (innermost first) |\n|---|---|');
   for (const [stack, bytes] of [...bytesByStack].sort((x, y) => y[1] - x[1]).slice(0, Number(args.top))) console.log(`| ${kibPerRequest(bytes)} | ${stack} |`);
 }
