@@ -2,6 +2,7 @@
 // per service (tests run several services in one process). Metric objects are made once, at start.
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
 import type { PartnerCallEvent, PartnerCallObserver } from '../partner/index.js';
+import type { RateLimitBudget } from '../plugins/rate-limit.js';
 import { boundedLabel } from './bounded-label.js';
 
 /** How one GraphQL operation ended: no errors, data with errors, or errors and no data. */
@@ -41,6 +42,8 @@ export interface TradegraphMetrics {
   watchResponseCache(read: () => { bytes: number; entries: number; maxBytes: number }): void;
   /** Counts one lookup of a cacheable query in the response cache, by how it ended. */
   countResponseCacheLookup(result: 'hit' | 'miss' | 'stale'): void;
+  /** Counts one request refused RATE_LIMITED by the service's rate limit, by the budget that refused it. */
+  countRateLimitRefusal(budget: RateLimitBudget): void;
   /** Reads the GraphQL requests admitted and not yet answered (MAX_OPERATIONS_IN_FLIGHT's count) at scrape time. */
   watchOperationsInFlight(read: () => number): void;
   /** Counts an answer cut because its client stopped reading it (HTTP_WRITE_TIMEOUT_MS). */
@@ -56,6 +59,12 @@ const DURATION_BUCKETS = [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.
 const ENVELOPE_CODE = /^-?\d{1,10}$/;
 /** Bounds the label values the partner can create, so that a misbehaving upstream cannot blow up the series count. */
 const MAX_ENVELOPE_CODES = 100;
+
+/**
+ * Every budget of the rate limit, each series made at 0 from the start: increase() sees the first
+ * refusal of a series only if the series was there before it.
+ */
+const RATE_LIMIT_BUDGETS: Record<RateLimitBudget, true> = { operation: true, unproven_fees_client_share: true, unproven_fees_total: true };
 
 export function createMetrics(): TradegraphMetrics {
   const registry = new Registry();
@@ -82,6 +91,13 @@ export function createMetrics(): TradegraphMetrics {
     labelNames: ['result'] as const,
     registers: [registry],
   });
+  const rateLimitRefusals = new Counter({
+    name: 'tradegraph_rate_limit_refusals_total',
+    help: "Requests refused RATE_LIMITED by this service's rate limit, by budget: 'operation' (the caller's own), 'unproven_fees_client_share' (one client's share of the fees of callers the partner has not accepted), 'unproven_fees_total' (those fees as a whole: every such caller is refused).",
+    labelNames: ['budget'] as const,
+    registers: [registry],
+  });
+  for (const budget of Object.keys(RATE_LIMIT_BUDGETS)) rateLimitRefusals.inc({ budget }, 0);
 
   return {
     registry,
@@ -126,6 +142,9 @@ export function createMetrics(): TradegraphMetrics {
     },
     countResponseCacheLookup(result) {
       responseCacheLookups.inc({ result });
+    },
+    countRateLimitRefusal(budget) {
+      rateLimitRefusals.inc({ budget });
     },
     ...httpServerMetrics(registry),
   };

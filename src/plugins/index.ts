@@ -94,8 +94,10 @@ export const PLUGIN_ORDER: readonly PluginEntry[] = [
   // Yoga's cache answers in onParams before any of this runs, is charged in onExecutionResult.
   {
     name: 'rate-limit',
-    build: ({ config, redis, accepted }) =>
-      config.rateLimit ? [useRateLimit({ ...config.rateLimit, accepted, redis: redis ?? undefined })] : [],
+    build: ({ config, redis, accepted, metrics }) =>
+      config.rateLimit
+        ? [useRateLimit({ ...config.rateLimit, accepted, redis: redis ?? undefined, onRefusal: (budget) => metrics.countRateLimitRefusal(budget) })]
+        : [],
   },
   // After the rate limit, whose budget (and charge for a cache hit) it reports; its onExecutionResult
   // runs after the response cache has stored the result, so that no stored answer holds a budget.

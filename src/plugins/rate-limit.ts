@@ -27,7 +27,16 @@ export interface RateLimitOptions extends RateLimitConfig {
   /** The credentials the partner has accepted (partner.accepted): who may spend fees of its own. */
   accepted: AcceptedCredentials;
   redis?: SharedRedis;
+  /** Told of each refusal, once, with the budget that refused it (the metrics count them by it). */
+  onRefusal?: (budget: RateLimitBudget) => void;
 }
+
+/**
+ * The budgets that refuse with RATE_LIMITED, which an operator tells apart: the caller's own
+ * (`operation`), one client's share of the unproven callers' fees, and those fees as a whole, whose
+ * end refuses every caller the partner has not accepted.
+ */
+export type RateLimitBudget = 'operation' | 'unproven_fees_client_share' | 'unproven_fees_total';
 
 /**
  * Every counter this limiter writes in Redis starts so; the rest is a SHA-256 hash, `anonymous`,
@@ -58,7 +67,7 @@ const unprovenFeeShareOf = (max: number): number => Math.max(1, Math.ceil(max / 
 /** The name of the one policy in the RateLimit-Policy and RateLimit fields. */
 const POLICY = '"default"';
 
-export function useRateLimit({ max, windowMs, proxyHops = 0, accepted, redis }: RateLimitOptions): Plugin<TradegraphContext> {
+export function useRateLimit({ max, windowMs, proxyHops = 0, accepted, redis, onRefusal }: RateLimitOptions): Plugin<TradegraphContext> {
   // Loaded on first use, and only when a limit is configured.
   let limiters: Promise<Limiters> | undefined;
   const limitersOf = () => (limiters ??= createLimiters({ max, windowMs, redis }));
@@ -122,6 +131,7 @@ export function useRateLimit({ max, windowMs, proxyHops = 0, accepted, redis }: 
     // A refused spend counts in rate-limiter-flexible: it is given back, so that a smaller operation may still use what is left.
     await refund(shared, limiter, key, points);
     record.throttle = throttleOf(max - (outcome.consumedPoints - points), outcome.msBeforeNext);
+    onRefusal?.('operation');
     return new OperationRateLimitedError(max, windowMs, retryAfterOf(outcome), points);
   }
 
@@ -145,6 +155,7 @@ export function useRateLimit({ max, windowMs, proxyHops = 0, accepted, redis }: 
       spent.push([spend.shared, limiter, spend.key]);
       if (refused) {
         await Promise.all(spent.map(([sharedOne, by, key]) => refund(sharedOne, by, key, entries)));
+        onRefusal?.(spend.scope === 'client' ? 'unproven_fees_client_share' : 'unproven_fees_total');
         throw new UnprovenFeeBudgetError(spend.scope, max, share, windowMs, retryAfterOf(outcome));
       }
     }
