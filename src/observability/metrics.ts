@@ -2,8 +2,14 @@
 // per service (tests run several services in one process). Metric objects are made once, at start.
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
 import type { PartnerCallEvent, PartnerCallObserver } from '../partner/index.js';
-import type { RateLimitBudget } from '../plugins/rate-limit.js';
 import { boundedLabel } from './bounded-label.js';
+
+/**
+ * The budgets of the rate limit (plugins/rate-limit.ts) that refuse with RATE_LIMITED, which an
+ * operator tells apart: the caller's own (`operation`), one client's share of the unproven callers'
+ * fees, and those fees as a whole, whose end refuses every caller the partner has not accepted.
+ */
+export type RateLimitBudget = 'operation' | 'unproven_fees_client_share' | 'unproven_fees_total';
 
 /** How one GraphQL operation ended: no errors, data with errors, or errors and no data. */
 export type OperationOutcome = 'ok' | 'partial' | 'error';

@@ -17,6 +17,7 @@ import type { RateLimitConfig } from '../config.js';
 import type { TradegraphContext } from '../context.js';
 import { credentialKeyOf } from '../credentials.js';
 import { OperationRateLimitedError, UnprovenFeeBudgetError } from '../errors.js';
+import type { RateLimitBudget } from '../observability/metrics.js';
 import type { AcceptedCredentials } from '../partner/accepted-credentials.js';
 import type { SharedRedis } from '../redis.js';
 import { requestCostOf, type ThrottleStatus } from '../cost/request-cost.js';
@@ -30,13 +31,6 @@ export interface RateLimitOptions extends RateLimitConfig {
   /** Told of each refusal, once, with the budget that refused it (the metrics count them by it). */
   onRefusal?: (budget: RateLimitBudget) => void;
 }
-
-/**
- * The budgets that refuse with RATE_LIMITED, which an operator tells apart: the caller's own
- * (`operation`), one client's share of the unproven callers' fees, and those fees as a whole, whose
- * end refuses every caller the partner has not accepted.
- */
-export type RateLimitBudget = 'operation' | 'unproven_fees_client_share' | 'unproven_fees_total';
 
 /**
  * Every counter this limiter writes in Redis starts so; the rest is a SHA-256 hash, `anonymous`,
