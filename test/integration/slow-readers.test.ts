@@ -431,17 +431,22 @@ describe('the memory budget of bodies still arriving', () => {
   const readTotal = (padding: number) =>
     kit().post(JSON.stringify({ query: `{ inventory(platformId: "${DEMO_PLATFORM_ID}", appId: ${DEMO_APP_ID}) { totalCount } }${' '.repeat(padding)}` }));
 
-  it('refuses a body it has no room for with 503 OVERLOADED, and has room again once the bodies held are gone', async () => {
-    // Two clients send most of a body each, and stop: 3600 of the 4096 bytes are held.
+  /** Two clients send most of a body each, and stop: 3600 of the 4096 bytes are held. */
+  const holdMostOfTheBudget = async () => {
     const uploaders = await Promise.all([0, 1].map(() => rawClient(kit().url)));
+    for (const [index, { socket }] of uploaders.entries()) {
+      socket.resume();
+      socket.write(
+        `POST /graphql HTTP/1.1\r\nhost: 127.0.0.1\r\ncontent-type: application/json\r\nauthorization: Bearer stalled-uploader-${index}-token\r\n` +
+          `content-length: 2000\r\n\r\n{"query": "{ __typename }"${' '.repeat(1800 - 26)}`,
+      );
+    }
+    return uploaders;
+  };
+
+  it('refuses a body it has no room for with 503 OVERLOADED, and has room again once the bodies held are gone', async () => {
+    const uploaders = await holdMostOfTheBudget();
     try {
-      for (const [index, { socket }] of uploaders.entries()) {
-        socket.resume();
-        socket.write(
-          `POST /graphql HTTP/1.1\r\nhost: 127.0.0.1\r\ncontent-type: application/json\r\nauthorization: Bearer stalled-uploader-${index}-token\r\n` +
-            `content-length: 2000\r\n\r\n{"query": "{ __typename }"${' '.repeat(1800 - 26)}`,
-        );
-      }
       // Once both are held, a body of 1000 bytes does not fit; the answer says why.
       await vi.waitFor(
         async () => {
@@ -469,17 +474,10 @@ describe('the memory budget of bodies still arriving', () => {
   });
 
   it('closes the connection of a client it refused mid-body, rather than wait for the rest of that body', async () => {
-    const uploaders = await Promise.all([0, 1].map(() => rawClient(kit().url)));
+    const uploaders = await holdMostOfTheBudget();
     const refused = await rawClient(kit().url);
     let trickling: NodeJS.Timeout | undefined;
     try {
-      for (const [index, { socket }] of uploaders.entries()) {
-        socket.resume();
-        socket.write(
-          `POST /graphql HTTP/1.1\r\nhost: 127.0.0.1\r\ncontent-type: application/json\r\nauthorization: Bearer stalled-uploader-${index}-token\r\n` +
-            `content-length: 2000\r\n\r\n{"query": "{ __typename }"${' '.repeat(1800 - 26)}`,
-        );
-      }
       await vi.waitFor(async () => expect((await readTotal(1000)).status).toBe(503), { timeout: 10_000, interval: 50 });
       // Half of a body of 1000 bytes, refused on that half, and then the rest a byte at a time,
       // which keeps the connection busy past Node's keep-alive timeout.

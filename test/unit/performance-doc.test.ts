@@ -4,7 +4,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { PERFORMANCE_DOC, RESULTS_FILE, renderReport, withReport, type BenchResults } from '../bench/report.js';
+import { PERFORMANCE_DOC, RESULTS_FILE, renderReport, withReport, type BenchResults, type Figures } from '../bench/report.js';
 import { FLOOR_TARGET } from '../bench/scenarios.js';
 
 const doc = () => readFileSync(PERFORMANCE_DOC, 'utf8');
@@ -65,27 +65,26 @@ describe('the report of (g)', () => {
 
 describe('the report of (f)', () => {
   const figures = (rps: number, cpuMsPerRequest: number) => ({ rps, p50: 3, p99: 10, cpuMsPerRequest });
+  /** The (f) line of a run whose facade reads `againstCache` × Yoga's cache on the floor. */
+  const lineOf = (againstCache: Figures, floorAgain?: Figures) =>
+    renderReport(
+      runOf({
+        id: 'f',
+        medians: { facade: figures(3300, 0.3), baseline: figures(1300, 0.7), [FLOOR_TARGET]: figures(2500, 0.4) },
+        ratioFacadeToBaseline: figures(2.54, 0.43),
+        ratioFacadeToCompared: { [FLOOR_TARGET]: againstCache },
+        ...(floorAgain ? { ratioFloorToFloorAgain: floorAgain } : {}),
+      }),
+    )
+      .split('\n')
+      .find((text) => text.startsWith('- (f)'));
+
   it("reads the facade's cached repeat against Yoga's own response cache on the floor", () => {
-    const results = runOf({
-      id: 'f',
-      medians: { facade: figures(3300, 0.3), baseline: figures(1300, 0.7), [FLOOR_TARGET]: figures(2500, 0.4) },
-      ratioFacadeToBaseline: figures(2.54, 0.43),
-      ratioFacadeToCompared: { [FLOOR_TARGET]: figures(1.32, 0.75) },
-    });
-    const line = renderReport(results).split('\n').find((text) => text.startsWith('- (f)'));
-    expect(line).toBe("- (f) req/s ≥ 1.15 × Yoga's own response cache on the floor: 1.32, met (CPU per request 0.75 × its)");
+    expect(lineOf(figures(1.32, 0.75))).toBe("- (f) req/s ≥ 1.15 × Yoga's own response cache on the floor: 1.32, met (CPU per request 0.75 × its)");
   });
 
   it("gives Yoga's cache against a second copy of itself, where the run had one", () => {
-    const results = runOf({
-      id: 'f',
-      medians: { facade: figures(3300, 0.3), baseline: figures(1300, 0.7), [FLOOR_TARGET]: figures(2500, 0.4) },
-      ratioFacadeToBaseline: figures(2.54, 0.43),
-      ratioFacadeToCompared: { [FLOOR_TARGET]: figures(0.9, 1.1) },
-      ratioFloorToFloorAgain: { rps: 1.04, p50: 1, p99: 0.95, cpuMsPerRequest: 0.97 },
-    });
-    const line = renderReport(results).split('\n').find((text) => text.startsWith('- (f)'));
-    expect(line).toBe(
+    expect(lineOf(figures(0.9, 1.1), { rps: 1.04, p50: 1, p99: 0.95, cpuMsPerRequest: 0.97 })).toBe(
       "- (f) req/s ≥ 1.15 × Yoga's own response cache on the floor: 0.90, **missed** (CPU per request 1.10 × its); the floor against a second floor in the same rounds: req/s 1.04, p99 0.95",
     );
   });
