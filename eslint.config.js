@@ -1,4 +1,4 @@
-// ESLint 9 flat config: TypeScript sources, the GraphQL schema with @graphql-eslint's recommended
+// ESLint flat config: TypeScript sources, the GraphQL schema with @graphql-eslint's recommended
 // schema rules and its Relay rules, and the operations (test/operations/, graphiql/) with its operation rules.
 import js from '@eslint/js';
 import graphqlPlugin from '@graphql-eslint/eslint-plugin';

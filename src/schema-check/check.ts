@@ -182,7 +182,7 @@ function readManifest(path: string, source: string): ShippedOperation[] {
   try {
     manifest = JSON.parse(readFileSync(path, 'utf8'));
   } catch (error) {
-    throw new Error(`cannot read the manifest ${source}: ${(error as Error).message}`);
+    throw new Error(`cannot read the manifest ${source}: ${(error as Error).message}`, { cause: error });
   }
   if (typeof manifest !== 'object' || manifest === null || Array.isArray(manifest)) {
     throw new Error(`the manifest ${source} is not a JSON object of documents`);
