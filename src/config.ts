@@ -52,7 +52,7 @@ const redisUrl = urlWith(/^rediss?:$/, 'must be a redis:// or rediss:// URL').re
 const integer = (min: number, max: number) => {
   const range = `must be a whole number from ${min} to ${max}, in decimal digits`;
   const decimalOnly = (value: unknown) => (typeof value === 'string' ? (/^\d{1,16}$/.test(value) ? Number(value) : Number.NaN) : value);
-  return z.preprocess(decimalOnly, z.number({ invalid_type_error: range }).int(range).min(min, range).max(max, range));
+  return z.preprocess(decimalOnly, z.number({ error: range }).int(range).min(min, range).max(max, range));
 };
 
 const EnvSchema = z.object({

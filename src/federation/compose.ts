@@ -12,7 +12,7 @@ const subgraphSchema = z.object({
   /** The subgraph's name in the supergraph. */
   name: z.string().regex(/^[A-Za-z][A-Za-z0-9_-]*$/, 'a subgraph name is letters, digits, "_" and "-"'),
   /** Where the gateway sends the subgraph's operations. */
-  url: z.string().url(),
+  url: z.url({ error: 'an absolute URL, such as http://127.0.0.1:4000/graphql' }),
   /**
    * The subgraph's SDL: a file, or a folder of `.graphql` files (this service's `schema/`). When
    * absent, `url` is asked for it (`_service { sdl }`), so that subgraph must be running.
@@ -22,7 +22,7 @@ const subgraphSchema = z.object({
 
 const configSchema = z.object({
   /** Where the supergraph SDL is written. */
-  output: z.string().min(1),
+  output: z.string({ error: 'a file to write the supergraph to' }).min(1, 'a file to write the supergraph to'),
   subgraphs: z.array(subgraphSchema).min(1),
 });
 

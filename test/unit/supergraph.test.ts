@@ -35,7 +35,7 @@ describe('supergraph composition', () => {
   it('names every problem of a bad config', () => {
     const path = configFile({ subgraphs: [{ name: '1 bad', url: 'not a url' }] });
     expect(() => readSupergraphConfig(path)).toThrow(SupergraphError);
-    expect(() => readSupergraphConfig(path)).toThrow(/output: Required[\s\S]*subgraphs\.0\.name: a subgraph name[\s\S]*subgraphs\.0\.url: Invalid url/);
+    expect(() => readSupergraphConfig(path)).toThrow(/output: a file to write the supergraph to[\s\S]*subgraphs\.0\.name: a subgraph name[\s\S]*subgraphs\.0\.url: an absolute URL/);
   });
 
   it("composes this service's SDL from schema/ alone", async () => {
