@@ -9,7 +9,8 @@ import { boundedLabel } from './bounded-label.js';
  * operator tells apart: the caller's own (`operation`), one client's share of the unproven callers'
  * fees, and those fees as a whole, whose end refuses every caller the partner has not accepted.
  */
-export type RateLimitBudget = 'operation' | 'unproven_fees_client_share' | 'unproven_fees_total';
+export const RATE_LIMIT_BUDGETS = ['operation', 'unproven_fees_client_share', 'unproven_fees_total'] as const;
+export type RateLimitBudget = (typeof RATE_LIMIT_BUDGETS)[number];
 
 /** How one GraphQL operation ended: no errors, data with errors, or errors and no data. */
 export type OperationOutcome = 'ok' | 'partial' | 'error';
@@ -66,12 +67,6 @@ const ENVELOPE_CODE = /^-?\d{1,10}$/;
 /** Bounds the label values the partner can create, so that a misbehaving upstream cannot blow up the series count. */
 const MAX_ENVELOPE_CODES = 100;
 
-/**
- * Every budget of the rate limit, each series made at 0 from the start: increase() sees the first
- * refusal of a series only if the series was there before it.
- */
-const RATE_LIMIT_BUDGETS: Record<RateLimitBudget, true> = { operation: true, unproven_fees_client_share: true, unproven_fees_total: true };
-
 export function createMetrics(): TradegraphMetrics {
   const registry = new Registry();
   collectDefaultMetrics({ register: registry });
@@ -103,7 +98,9 @@ export function createMetrics(): TradegraphMetrics {
     labelNames: ['budget'] as const,
     registers: [registry],
   });
-  for (const budget of Object.keys(RATE_LIMIT_BUDGETS)) rateLimitRefusals.inc({ budget }, 0);
+  // Each series made at 0 from the start: increase() sees the first refusal of a series only if
+  // the series was there before it.
+  for (const budget of RATE_LIMIT_BUDGETS) rateLimitRefusals.inc({ budget }, 0);
 
   return {
     registry,
@@ -128,20 +125,10 @@ export function createMetrics(): TradegraphMetrics {
       });
     },
     watchRedis(isUp) {
-      scrapeTimeGauge(
-        registry,
-        'tradegraph_redis_up',
-        '1 while the shared Redis (response cache, rate-limit counts) is reachable, else 0 (each replica then works on its own).',
-        () => (isUp() ? 1 : 0),
-      );
+      upGauge(registry, 'tradegraph_redis_up', 'the shared Redis (response cache, rate-limit counts)', 'each replica then works on its own', isUp);
     },
     watchResponseCacheRedis(isUp) {
-      scrapeTimeGauge(
-        registry,
-        'tradegraph_response_cache_redis_up',
-        "1 while the response cache's own Redis is reachable, else 0 (the cache is bypassed meanwhile).",
-        () => (isUp() ? 1 : 0),
-      );
+      upGauge(registry, 'tradegraph_response_cache_redis_up', "the response cache's own Redis", 'the cache is bypassed meanwhile', isUp);
     },
     watchResponseCache(read) {
       responseCacheGauges(registry, read);
@@ -275,4 +262,9 @@ function scrapeTimeGauge(registry: Registry, name: string, help: string, read: (
       this.set(read());
     },
   });
+}
+
+/** A gauge of 1 while `what` is reachable, else 0 (`meanwhile`: what the service does then), read at scrape time. */
+function upGauge(registry: Registry, name: string, what: string, meanwhile: string, isUp: () => boolean): void {
+  scrapeTimeGauge(registry, name, `1 while ${what} is reachable, else 0 (${meanwhile}).`, () => (isUp() ? 1 : 0));
 }
