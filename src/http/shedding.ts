@@ -40,18 +40,16 @@ export function createLoadShedding(maxInFlight: number, bodyBudgetBytes: number,
   let inFlight = 0;
   let bodyBytes = 0;
   const ended = () => (inFlight -= 1);
-  // The refusal depends on the cap alone: made once, not for each request turned away while saturated.
-  const overloaded = new OverloadedError(`The service is working on ${maxInFlight} operations, the most it takes at once; retry in 1 s.`, 1);
-  const refusal = errorBody(overloaded);
-  const refusalHeaders = { 'retry-after': String(overloaded.retryAfter) };
+  // The refusals depend on the cap alone: made once, not for each request turned away while saturated.
+  const overloaded = (message: string): Refusal => {
+    const error = new OverloadedError(message, 1);
+    return { status: 503, text: errorBody(error), headers: { 'retry-after': String(error.retryAfter) } };
+  };
+  const slotsRefusal = overloaded(`The service is working on ${maxInFlight} operations, the most it takes at once; retry in 1 s.`);
+  const bodyRefusal = overloaded('The service is receiving as many request bodies as it holds at once; retry in 1 s.');
   const refuse = (res: ServerResponse) => {
     onShed();
-    sendJsonText(res, 503, refusal, refusalHeaders);
-  };
-  const bodyRefusal: Refusal = {
-    status: 503,
-    text: errorBody(new OverloadedError('The service is receiving as many request bodies as it holds at once; retry in 1 s.', 1)),
-    headers: refusalHeaders,
+    sendJsonText(res, slotsRefusal.status, slotsRefusal.text, slotsRefusal.headers);
   };
   const hasRoomFor = (res: ServerResponse) => {
     if (inFlight < maxInFlight) return true;
