@@ -77,7 +77,7 @@ describe('per-request objects and the young generation', () => {
     // the entries they held until the next full collection.
     const calls = new InFlightCalls();
     const inFlight = 50;
-    const settleOf: ((() => void) | undefined)[] = new Array<undefined>(inFlight).fill(undefined);
+    const settleOf: ((() => void) | undefined)[] = new Array<undefined>(inFlight);
     let n = 0;
     const share = await promotedShareThrough(
       async (payload) => {
