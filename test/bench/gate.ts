@@ -69,9 +69,7 @@ async function count(target: 'facade' | 'floor', scenario: string, requests: num
     encoding: 'utf8',
     // One request at a time: with several in flight, how many one turn of the event loop takes
     // depends on the machine's timing, and so does the count per request.
-    // 6,000 warm-up requests, not instructions.sh's 3,000: after 3,000 V8 still optimises some of
-    // the hot code, during the counted requests or before them depending on the machine's pace.
-    env: { ...process.env, SCENARIO: scenario, SIMULATOR_PORT: String(port), CONNECTIONS: '1', WARMUP: '6000' },
+    env: { ...process.env, SCENARIO: scenario, SIMULATOR_PORT: String(port), CONNECTIONS: '1' },
     // Valgrind's Node is slow, and far slower on a busy machine; a stuck run must not hang CI.
     timeout: 20 * 60_000,
     killSignal: 'SIGTERM',
