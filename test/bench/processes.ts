@@ -4,6 +4,7 @@ import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { setTimeout as sleep } from 'node:timers/promises';
 import getPort from 'get-port';
+import { benchFacadeEnv } from './scenarios.js';
 
 export interface Child {
   name: string;
@@ -85,6 +86,30 @@ export async function startBaseline(cwd: string, partnerUrl: string, appKey: str
     script: 'test/bench/baseline.ts',
     port,
     env: { BASELINE_PORT: String(port), PARTNER_API_URL: partnerUrl, PARTNER_APP_KEY: appKey },
+    readyPath: '/health',
+  });
+}
+
+/**
+ * The facade as the bench runs it (benchFacadeEnv: production, the trusted-documents manifest at
+ * `manifestPath`, a scenario's own `env` on top) on a free port: `entry` under `options.execArgv`,
+ * start:prod's flags among them (productionCommand).
+ */
+export async function startBenchFacade(
+  cwd: string,
+  entry: string,
+  partnerUrl: string,
+  manifestPath: string,
+  options: TargetOptions & { env?: Record<string, string> } = {},
+): Promise<Child> {
+  const port = await freePort();
+  return startNode({
+    ...options,
+    name: 'facade',
+    cwd,
+    script: entry,
+    port,
+    env: benchFacadeEnv(port, partnerUrl, manifestPath, options.env),
     readyPath: '/health',
   });
 }

@@ -23,8 +23,8 @@ import { parseArgs } from 'node:util';
 import { DEMO_APP_KEY } from '../../src/simulator/data.js';
 import { productionCommand } from '../support/production-command.js';
 import { drive } from './drive.js';
-import { freePort, killAllNow, runTool, startBaseline, startFloor, startNode, startSimulatorProcess, stopAll, type Child } from './processes.js';
-import { benchFacadeEnv, buildScenarios, FLOOR_SCENARIOS, FLOOR_TARGET, floorEnvOf, hundredFeesRequest, nodeFlagsOf, trustedDocumentsManifest, type ScenarioId } from './scenarios.js';
+import { killAllNow, runTool, startBaseline, startBenchFacade, startFloor, startSimulatorProcess, stopAll, type Child } from './processes.js';
+import { buildScenarios, FLOOR_SCENARIOS, FLOOR_TARGET, floorEnvOf, hundredFeesRequest, nodeFlagsOf, trustedDocumentsManifest, type ScenarioId } from './scenarios.js';
 import { round } from './stats.js';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
@@ -178,18 +178,12 @@ async function main(): Promise<void> {
 
   const simulator = await startSimulatorProcess(ROOT, scenario.simulatorLatencyMs);
   const targets: { name: string; child: Child; facade: boolean }[] = [];
-  const facadePort = await freePort();
   targets.push({
     name: 'facade',
     facade: true,
-    child: await startNode({
-      name: 'facade',
-      cwd: ROOT,
-      script: prod.entry,
-      port: facadePort,
-      // (f)'s facade is one of its own, with the response cache on.
-      env: benchFacadeEnv(facadePort, simulator.url, manifestPath, scenario.facadeEnv),
-      readyPath: '/health',
+    // (f)'s facade is one of its own, with the response cache on.
+    child: await startBenchFacade(ROOT, prod.entry, simulator.url, manifestPath, {
+      env: scenario.facadeEnv,
       execArgv: [...facadeNodeArgs, ...profiled('facade')],
       onStdout: hearGc('facade'),
     }),

@@ -8,6 +8,7 @@
 // `start:prod` runs it, or the Yoga floor), with its inspector on a loopback port. A tool for
 // finding what to fix, not a benchmark; it asserts nothing. With `--all` it samples every allocation,
 // what scavenges free included: where a request's garbage comes from.
+import { execFileSync } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
@@ -17,8 +18,8 @@ import { DEMO_APP_KEY } from '../../src/simulator/data.js';
 import { productionCommand } from '../support/production-command.js';
 import { drive } from './drive.js';
 import { openHeapProbe } from './heap.js';
-import { freePort, killAllNow, startFloor, startNode, startSimulatorProcess, stopAll } from './processes.js';
-import { benchFacadeEnv, buildScenarios, FLOOR_TARGET, floorEnvOf, trustedDocumentsManifest } from './scenarios.js';
+import { freePort, killAllNow, runTool, startBenchFacade, startFloor, startSimulatorProcess, stopAll } from './processes.js';
+import { buildScenarios, FLOOR_TARGET, floorEnvOf, trustedDocumentsManifest } from './scenarios.js';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 const { values: args } = parseArgs({
@@ -57,21 +58,12 @@ async function main(): Promise<void> {
   const simulator = await startSimulatorProcess(ROOT, scenario.simulatorLatencyMs);
   const inspectorPort = await freePort();
   const execArgv = [...prod.nodeArgs, `--inspect=127.0.0.1:${inspectorPort}`];
-  let child;
-  if (args.target === 'facade') {
-    const port = await freePort();
-    child = await startNode({
-      name: 'facade',
-      cwd: ROOT,
-      script: prod.entry,
-      port,
-      env: benchFacadeEnv(port, simulator.url, manifestPath, scenario.facadeEnv),
-      readyPath: '/health',
-      execArgv,
-    });
-  } else {
-    child = await startFloor(ROOT, FLOOR_TARGET, simulator.url, DEMO_APP_KEY, { execArgv, env: floorEnvOf(scenario, manifestPath) });
-  }
+  // The bundle of the code as it is now, as profile.ts builds it.
+  if (args.target === 'facade') execFileSync('npm', ['run', '--silent', 'build'], { cwd: ROOT, stdio: ['ignore', 'ignore', 'inherit'] });
+  const child =
+    args.target === 'facade'
+      ? await startBenchFacade(ROOT, prod.entry, simulator.url, manifestPath, { env: scenario.facadeEnv, execArgv })
+      : await startFloor(ROOT, FLOOR_TARGET, simulator.url, DEMO_APP_KEY, { execArgv, env: floorEnvOf(scenario, manifestPath) });
   const probe = await openHeapProbe(inspectorPort);
   await drive(child.url, scenario.facade, scenario.connections, { amount: Number(args['warmup-requests']) });
   await probe.call('HeapProfiler.enable');
@@ -100,4 +92,4 @@ async function main(): Promise<void> {
   for (const [stack, bytes] of [...bytesByStack].sort((x, y) => y[1] - x[1]).slice(0, Number(args.top))) console.log(`| ${kibPerRequest(bytes)} | ${stack} |`);
 }
 
-await main();
+runTool(main);
