@@ -18,7 +18,7 @@ import { fileURLToPath } from 'node:url';
  * the allocator's page bookkeeping. The functions the service's own code calls to allocate
  * (`Factory::`, `Builtins_Allocate*`) are not among them: that allocation is the request's work.
  */
-export const CATEGORIES: readonly (readonly [string, RegExp])[] = [
+const CATEGORIES: readonly (readonly [string, RegExp])[] = [
   ['json-parse', /JsonParser|JsonParse/],
   ['json-stringify', /JsonStringifier|JsonStringify/],
   ['utf8', /Utf8|utf8|unibrow/],

@@ -373,20 +373,17 @@ async function main(): Promise<void> {
     // collector's share of a request, and the floor is there to tell the service's code apart.
     const { nodeArgs } = buildForProduction(ROOT);
     const plain = scenarios.find((scenario) => !scenario.facadeEnv && FLOOR_SCENARIOS.has(scenario.id));
+    // The floor of the scenarios with an environment of their own (Yoga's response cache for (f))
+    // goes under the same name as the plain one: no scenario has both floors.
+    const floorsOf = [
+      { scenario: plain, ownEnv: false },
+      { scenario: floorEnvScenario, ownEnv: true },
+    ];
     for (const name of args['floor-again'] ? [FLOOR_TARGET, FLOOR_AGAIN_TARGET] : [FLOOR_TARGET]) {
-      if (plain) {
-        const child = await startFloor(ROOT, name, simulator.url, DEMO_APP_KEY, { execArgv: nodeArgs, env: floorEnvOf(plain, manifestPath), cpus: TARGET_CPUS });
-        compared.push({ name, kind: 'floor', nodeArgs, child });
-      }
-      // The floor of the scenarios with an environment of their own (Yoga's response cache for (f)),
-      // under the same name: no scenario has both floors.
-      if (floorEnvScenario) {
-        const child = await startFloor(ROOT, name, simulator.url, DEMO_APP_KEY, {
-          execArgv: nodeArgs,
-          env: floorEnvOf(floorEnvScenario, manifestPath),
-          cpus: TARGET_CPUS,
-        });
-        compared.push({ name, kind: 'floor', nodeArgs, child, ownEnv: true });
+      for (const { scenario, ownEnv } of floorsOf) {
+        if (!scenario) continue;
+        const child = await startFloor(ROOT, name, simulator.url, DEMO_APP_KEY, { execArgv: nodeArgs, env: floorEnvOf(scenario, manifestPath), cpus: TARGET_CPUS });
+        compared.push({ name, kind: 'floor', nodeArgs, child, ...(ownEnv && { ownEnv }) });
       }
     }
   }
