@@ -44,6 +44,9 @@ const runOf = (scenario: Pick<Scenario, 'id' | 'medians' | 'ratioFacadeToBaselin
   ],
 });
 
+/** The line of the rendered report's list that starts with `- ${start}`. */
+const reportLine = (results: BenchResults, start: string) => renderReport(results).split('\n').find((text) => text.startsWith(`- ${start}`));
+
 describe('the report of (g)', () => {
   const figures = (p50: number, p99: number) => ({ rps: 200, p50, p99, cpuMsPerRequest: 1 });
   const run = (rounds: Record<string, number[]>): BenchResults =>
@@ -55,7 +58,7 @@ describe('the report of (g)', () => {
     });
 
   it("gives the floor's own added latency and the range of the rounds' p99 differences beside the verdict", () => {
-    const line = renderReport(run({ facade: [70, 100, 64], baseline: [62, 61, 75] })).split('\n').find((text) => text.startsWith('- (g)'));
+    const line = reportLine(run({ facade: [70, 100, 64], baseline: [62, 61, 75] }), '(g)');
     expect(line).toBe(
       "- (g) p50 within 3 ms of the baseline's: +1.0 ms, met; p99 within 10 ms: +8.0 ms, met " +
         "(the rounds' own p99 differences ran from -11.0 ms to +39.0 ms; the Yoga floor itself: +0.5 ms at p50, +3.0 ms at p99)",
@@ -67,7 +70,7 @@ describe('the report of (f)', () => {
   const figures = (rps: number, cpuMsPerRequest: number) => ({ rps, p50: 3, p99: 10, cpuMsPerRequest });
   /** The (f) line of a run whose facade reads `againstCache` × Yoga's cache on the floor. */
   const lineOf = (againstCache: Figures, floorAgain?: Figures) =>
-    renderReport(
+    reportLine(
       runOf({
         id: 'f',
         medians: { facade: figures(3300, 0.3), baseline: figures(1300, 0.7), [FLOOR_TARGET]: figures(2500, 0.4) },
@@ -75,9 +78,8 @@ describe('the report of (f)', () => {
         ratioFacadeToCompared: { [FLOOR_TARGET]: againstCache },
         ...(floorAgain ? { ratioFloorToFloorAgain: floorAgain } : {}),
       }),
-    )
-      .split('\n')
-      .find((text) => text.startsWith('- (f)'));
+      '(f)',
+    );
 
   it("reads the facade's cached repeat against Yoga's own response cache on the floor", () => {
     expect(lineOf(figures(1.32, 0.75))).toBe("- (f) req/s ≥ 1.15 × Yoga's own response cache on the floor: 1.32, met (CPU per request 0.75 × its)");
@@ -92,10 +94,12 @@ describe('the report of (f)', () => {
 
 describe('the report of the scenarios held to the floor', () => {
   const figures = (rps: number, p99: number) => ({ rps, p50: 1, p99, cpuMsPerRequest: 1 });
-  const line = (rps: number, p99: number) =>
-    renderReport(runOf({ id: 'd', medians: { facade: figures(1, 1), baseline: figures(1, 1) }, ratioFacadeToBaseline: figures(1, 1), ratioFacadeToCompared: { [FLOOR_TARGET]: figures(rps, p99) } }))
-      .split('\n')
-      .find((text) => text.startsWith('- (d)'));
+  /** The (d) line of a run whose facade reads `rps` and `p99` × the floor's, with `more` of the run. */
+  const line = (rps: number, p99: number, more: Partial<Scenario> = {}) =>
+    reportLine(
+      runOf({ id: 'd', medians: { facade: figures(1, 1), baseline: figures(1, 1) }, ratioFacadeToBaseline: figures(1, 1), ratioFacadeToCompared: { [FLOOR_TARGET]: figures(rps, p99) }, ...more }),
+      '(d)',
+    );
 
   it('misses when the req/s falls under 0.97 × the floor, or the p99 rises over 1.1 × its', () => {
     expect(line(0.96, 1.1)).toBe("- (d) req/s ≥ 0.97 × the Yoga floor's: 0.96, **missed**; p99 ≤ 1.1 × its p99: 1.10, met");
@@ -104,27 +108,13 @@ describe('the report of the scenarios held to the floor', () => {
 
   it("gives the rounds' own p99s beside a missed p99", () => {
     const p99s = (values: number[]) => values.map((p99) => ({ p50: 1, p99 }));
-    const results = runOf({
-      id: 'd',
-      medians: { facade: figures(1, 1), baseline: figures(1, 1) },
-      ratioFacadeToBaseline: figures(1, 1),
-      ratioFacadeToCompared: { [FLOOR_TARGET]: figures(1, 1.2) },
-      rounds: { facade: p99s([4.7, 28.1, 24.8]), [FLOOR_TARGET]: p99s([8.7, 24.7, 20.5]) },
-    });
-    expect(renderReport(results).split('\n').find((text) => text.startsWith('- (d)'))).toBe(
+    expect(line(1, 1.2, { rounds: { facade: p99s([4.7, 28.1, 24.8]), [FLOOR_TARGET]: p99s([8.7, 24.7, 20.5]) } })).toBe(
       "- (d) req/s ≥ 0.97 × the Yoga floor's: 1.00, met; p99 ≤ 1.1 × its p99: 1.20, **missed** (the rounds' p99s: facade 4.7 to 28.1 ms, floor 8.7 to 24.7 ms)",
     );
   });
 
   it('gives the floor against a second floor of the same rounds, where the run had one, beside the verdict it leaves as it is', () => {
-    const results = runOf({
-      id: 'd',
-      medians: { facade: figures(1, 1), baseline: figures(1, 1) },
-      ratioFacadeToBaseline: figures(1, 1),
-      ratioFacadeToCompared: { [FLOOR_TARGET]: figures(1, 1.2) },
-      ratioFloorToFloorAgain: figures(0.99, 1.31),
-    });
-    expect(renderReport(results).split('\n').find((text) => text.startsWith('- (d)'))).toBe(
+    expect(line(1, 1.2, { ratioFloorToFloorAgain: figures(0.99, 1.31) })).toBe(
       "- (d) req/s ≥ 0.97 × the Yoga floor's: 1.00, met; p99 ≤ 1.1 × its p99: 1.20, **missed**; the floor against a second floor in the same rounds: req/s 0.99, p99 1.31",
     );
   });
@@ -141,7 +131,7 @@ describe('the report of the soak', () => {
       heapAfterGc: { everyMs: 1000, phases: [{ samples: 50, slopeKiBPer10kRequests: 40, low: 10, high: 70 }, { samples: 50, slopeKiBPer10kRequests: (low + high) / 2, low, high }] },
     },
   });
-  const heapLine = (results: BenchResults) => renderReport(results).split('\n').find((text) => text.startsWith('- soak heap'));
+  const heapLine = (results: BenchResults) => reportLine(results, 'soak heap');
 
   it("calls the heap not growing when the last phase's interval holds zero, whatever an earlier phase did", () => {
     expect(heapLine(soak(-12.5, 20.5))).toBe("- soak heap after GC, last phase's slope not above zero: -12.5 to 20.5 KiB per 10,000 requests, met");
