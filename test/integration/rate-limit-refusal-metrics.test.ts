@@ -21,12 +21,20 @@ async function metricsText(kit: Testkit, tokens: Iterable<string>): Promise<stri
   return text;
 }
 
-/** The refusals counted so far, by budget; a missing series reads NaN. */
-async function refusals(kit: Testkit, tokens: Iterable<string> = []): Promise<Record<Budget, number>> {
-  const text = await metricsText(kit, tokens);
+/** The refusals a /metrics text counts, by budget; a missing series reads NaN. */
+function refusalsIn(text: string): Record<Budget, number> {
   const of = (budget: Budget) => Number(new RegExp(`^tradegraph_rate_limit_refusals_total\\{budget="${budget}"\\} (\\d+)$`, 'm').exec(text)?.[1] ?? Number.NaN);
-  return { operation: of('operation'), unproven_fees_client_share: of('unproven_fees_client_share'), unproven_fees_total: of('unproven_fees_total') };
+  return Object.fromEntries(BUDGETS.map((budget) => [budget, of(budget)])) as Record<Budget, number>;
 }
+
+/** The refusals counted so far, by budget. */
+const refusals = async (kit: Testkit, tokens: Iterable<string> = []) => refusalsIn(await metricsText(kit, tokens));
+
+/** Asks for a listing fee from `address` with `token` (see feeFrom), noting the token for the metrics' check. */
+const feeSender = (kit: () => Testkit, tokens: Set<string>) => (address: string, token: string) => {
+  tokens.add(token);
+  return feeFrom(kit(), address, token);
+};
 
 const read = (kit: Testkit, token: string) => kit.post({ query: print(InventoryTotalDocument), variables }, { token });
 
@@ -38,8 +46,9 @@ describe('refusals of the caller\'s own budget, in-process, with the response ca
   const tokens = new Set<string>();
 
   it('has every budget at 0 before any refusal, and only the budget label', async () => {
-    expect(await refusals(kit())).toEqual({ operation: 0, unproven_fees_client_share: 0, unproven_fees_total: 0 });
-    const series = (await metricsText(kit(), [])).split('\n').filter((line) => line.startsWith('tradegraph_rate_limit_refusals_total'));
+    const text = await metricsText(kit(), []);
+    expect(refusalsIn(text)).toEqual({ operation: 0, unproven_fees_client_share: 0, unproven_fees_total: 0 });
+    const series = text.split('\n').filter((line) => line.startsWith('tradegraph_rate_limit_refusals_total'));
     expect(series).toHaveLength(BUDGETS.length);
     for (const line of series) expect(line).toMatch(/^tradegraph_rate_limit_refusals_total\{budget="[a-z_]+"\} \d+$/);
   });
@@ -67,10 +76,7 @@ describe('refusals of the unproven callers\' fees, in-process', () => {
   // A budget of 5 fee items, of which each client (address, token) may spend 1.
   const kit = useTestkit({ config: { rateLimit: { max: 5, windowMs: 60_000 } } });
   const tokens = new Set<string>();
-  const feeAs = (address: string, token: string) => {
-    tokens.add(token);
-    return feeFrom(kit(), address, token);
-  };
+  const feeAs = feeSender(kit, tokens);
 
   it("counts a client whose share is spent as 'unproven_fees_client_share', once per refusal", async () => {
     const before = await refusals(kit());
@@ -98,10 +104,7 @@ describe('refusals counted with the shared counts of Redis, and while Redis is d
   let redis: RedisServer;
   let kit: Testkit;
   const tokens = new Set<string>();
-  const feeAs = (address: string, token: string) => {
-    tokens.add(token);
-    return feeFrom(kit, address, token);
-  };
+  const feeAs = feeSender(() => kit, tokens);
 
   beforeAll(async () => {
     redis = await startRedisServer();
