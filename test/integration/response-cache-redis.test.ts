@@ -21,6 +21,10 @@ import { errorCodes, expectNoGraphQLErrors, startTestkit, type Testkit } from '.
 const TTL_MS = 60_000;
 const MAX_ENTRY_BYTES = 64 * 1024;
 
+/** Waits (bounded) until the service reports the response cache's own Redis up, in /readiness and its gauge. */
+const cacheRedisSeenUp = (kit: Testkit) =>
+  vi.waitFor(async () => expect(await redisStateOf(kit.url, 'response cache')).toEqual({ readiness: 'up', gauge: '1' }), { timeout: 15_000, interval: 100 });
+
 describe('a cached answer in Redis overwritten with a value this service did not write', () => {
   let redis: RedisServer;
   let kit: Testkit;
@@ -150,7 +154,7 @@ describe("the response cache's own Redis, as readiness and the metrics tell it",
     const [counts, answers] = await Promise.all([startRedisServer(), startRedisServer()]);
     const kit = await startTestkit({ config: { redisUrl: counts.url, responseCacheRedisUrl: answers.url, redisCommandTimeoutMs: 5000, responseCacheTtlMs: TTL_MS } });
     try {
-      await vi.waitFor(async () => expect(await redisStateOf(kit.url, 'response cache')).toEqual({ readiness: 'up', gauge: '1' }), { timeout: 15_000, interval: 100 });
+      await cacheRedisSeenUp(kit);
       expect(await redisStateOf(kit.url)).toEqual({ readiness: 'up', gauge: '1' });
       await answers.stop();
       // A read notices the cache's Redis gone (and is answered from the partner meanwhile).
@@ -175,7 +179,7 @@ describe("the response cache's own Redis, as readiness and the metrics tell it",
     const answers = await startRedisServer();
     const kit = await startTestkit({ config: { responseCacheRedisUrl: answers.url, redisCommandTimeoutMs: 5000, responseCacheTtlMs: TTL_MS } });
     try {
-      await vi.waitFor(async () => expect(await redisStateOf(kit.url, 'response cache')).toEqual({ readiness: 'up', gauge: '1' }), { timeout: 15_000, interval: 100 });
+      await cacheRedisSeenUp(kit);
       expect(await redisStateOf(kit.url)).toEqual({ readiness: undefined, gauge: undefined });
     } finally {
       await kit.close();
