@@ -75,6 +75,11 @@ export class ListingFeeCache<V> {
   clear(): void {
     this.#entries = new ByIdentity();
   }
+
+  /** How many distinct entries it holds of `key`'s identity (identityOf), `key`'s own among them if held. */
+  entriesOfIdentity(key: ListingFeeKey): number {
+    return this.#entries.get(key)?.length ?? 0;
+  }
 }
 
 /** Whether two entries are one: the same price (a checked integer), token, styleToken and asset id, a missing one as null. */

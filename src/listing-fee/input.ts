@@ -1,7 +1,7 @@
 // Checks of listing-fee input, made before anything is sent upstream.
 import { BadUserInputError } from '../errors.js';
 import { isAssetId, MAX_ASSET_ID_DIGITS } from '../inventory/model.js';
-import { ByIdentity, identityOf, sameEntry, type ListingFeeKey } from './fee-loader.js';
+import { identityOf, ListingFeeCache, type ListingFeeKey } from './fee-loader.js';
 import type { CalculateListingFeeInput } from '../generated/resolvers-types.js';
 
 /** Most items one `calculateListingFee` may ask for. */
@@ -56,14 +56,13 @@ export function parseListingFeeInput(input: CalculateListingFeeInput): ListingFe
 /** Refuses items that would need more than MAX_LISTING_FEE_ENTRIES_PER_IDENTITY calls of their own. */
 function checkCallsNeeded(keys: readonly ListingFeeKey[]): void {
   if (keys.length <= MAX_LISTING_FEE_ENTRIES_PER_IDENTITY) return;
-  // Identical entries go upstream once (the loader's cache), so they are counted once; an identity
-  // holds at most one entry more than the limit before it is refused, so the search stays short.
-  const entriesOf = new ByIdentity<ListingFeeKey[]>();
+  // Identical entries go upstream once (the loader's cache, the same equality), so they are counted
+  // once; an identity holds at most one entry more than the limit before it is refused, so the search
+  // stays short.
+  const entries = new ListingFeeCache<true>();
   for (const key of keys) {
-    let entries = entriesOf.get(key);
-    if (!entries) entriesOf.set(key, (entries = []));
-    if (!entries.some((entry) => sameEntry(entry, key))) entries.push(key);
-    if (entries.length > MAX_LISTING_FEE_ENTRIES_PER_IDENTITY) {
+    entries.set(key, true);
+    if (entries.entriesOfIdentity(key) > MAX_LISTING_FEE_ENTRIES_PER_IDENTITY) {
       const what = identityOf(key) === 'untokened' ? 'have neither token, styleToken nor assetId' : 'share one token, styleToken or assetId';
       throw new BadUserInputError(
         `'input.items' holds more than ${MAX_LISTING_FEE_ENTRIES_PER_IDENTITY} items that ${what} at different prices: ` +
