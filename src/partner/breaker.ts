@@ -157,8 +157,9 @@ export class PartnerCircuit {
       handleWhen((error) => isOutage(error)),
       { halfOpenAfter: options.halfOpenAfterMs, breaker: this.breaker },
     );
-    // Only unreachable failures count here, and only a call that reached the partner resets the run:
-    // an answered failure (a 5xx, a timeout) is neither, and is the sampling breaker's to weigh.
+    // Only unreachable failures count here, and only a successful call resets the run: cockatiel
+    // tells a breaker nothing of an error its policy does not handle, so any other failure (a 5xx,
+    // a timeout, a 4xx) neither counts nor resets; the outages among them are the sampling breaker's.
     this.unreachableInARow = circuitBreaker(
       handleWhen((error) => isUnreachable(error)),
       { halfOpenAfter: options.halfOpenAfterMs, breaker: new ConsecutiveBreaker(BREAKER_CONSECUTIVE_UNREACHABLE) },
