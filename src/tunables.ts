@@ -38,3 +38,11 @@ export const REDIS_MAX_RECONNECT_DELAY_MS = 2_000;
  * (test/unit/tunables.test.ts keeps the two in step).
  */
 export const MAX_PAGE_SIZE = 100;
+
+/**
+ * Unreachable failures in a row (refused, reset, connect timeout, TLS: failures no caller can cause)
+ * that open the partner's circuit whatever the window held before: Envoy's outlier detection ejects a
+ * host after 5 consecutive gateway failures (`consecutive_gateway_failure`), and a busy window's
+ * successes must not keep answering an outage slowly.
+ */
+export const BREAKER_CONSECUTIVE_UNREACHABLE = 5;

@@ -5,18 +5,25 @@
 // and only a credential the partner has accepted counts as a caller of its own (partner/index.ts).
 // A partner that cannot be reached at all (refused, reset, connect timeout, TLS) fails every
 // caller alike, and no caller can make it so: such failures count from whoever called, so that a
-// facade whose callers are all new (after a deploy, during an outage) still opens.
+// facade whose callers are all new (after a deploy, during an outage) still opens; and
+// BREAKER_CONSECUTIVE_UNREACHABLE of them in a row open it whatever the window held before (a
+// second cockatiel breaker, a ConsecutiveBreaker, wrapped inside the first), as Envoy ejects a host
+// after consecutive gateway failures: a busy window's successes must not dilute an outage.
 import {
   BrokenCircuitError,
   CircuitState,
+  ConsecutiveBreaker,
   IsolatedCircuitError,
   SamplingBreaker,
   circuitBreaker,
   handleWhen,
+  wrap,
   type CircuitBreakerPolicy,
   type IBreaker,
+  type IPolicy,
 } from 'cockatiel';
 import { UpstreamUnavailableError } from '../errors.js';
+import { BREAKER_CONSECUTIVE_UNREACHABLE } from '../tunables.js';
 import type { FaultDomains, UpstreamCall, UpstreamPolicy } from './call.js';
 import { isOutage, isUnreachable } from './error-from-response.js';
 
@@ -135,33 +142,58 @@ function forgetBefore(values: Map<string, number>, since: number): void {
 
 export class PartnerCircuit {
   private readonly breaker: SpreadSamplingBreaker;
-  private readonly policy: CircuitBreakerPolicy;
-  private openedAt = 0;
+  /** The outer circuit: outages over the window, spread over callers. */
+  private readonly sampled: CircuitBreakerPolicy;
+  /** The inner circuit: unreachable failures in a row, whoever called and whatever came before. */
+  private readonly unreachableInARow: CircuitBreakerPolicy;
+  /** Both, as cockatiel's `wrap` composes policies: a call passes the outer, then the inner. */
+  private readonly policy: IPolicy;
+  /** When each circuit last opened, for the seconds until its probe. */
+  private readonly openedAt = new Map<CircuitBreakerPolicy, number>();
 
   constructor(private readonly options: CircuitOptions) {
     this.breaker = new SpreadSamplingBreaker(options);
-    this.policy = circuitBreaker(
+    this.sampled = circuitBreaker(
       handleWhen((error) => isOutage(error)),
       { halfOpenAfter: options.halfOpenAfterMs, breaker: this.breaker },
     );
-    this.policy.onBreak(() => {
-      this.openedAt = Date.now();
-    });
+    // Only unreachable failures count here, and only a successful call resets the run: cockatiel
+    // tells a breaker nothing of an error its policy does not handle, so any other failure (a 5xx,
+    // a timeout, a 4xx) neither counts nor resets; the outages among them are the sampling breaker's.
+    this.unreachableInARow = circuitBreaker(
+      handleWhen((error) => isUnreachable(error)),
+      { halfOpenAfter: options.halfOpenAfterMs, breaker: new ConsecutiveBreaker(BREAKER_CONSECUTIVE_UNREACHABLE) },
+    );
+    this.policy = wrap(this.sampled, this.unreachableInARow);
+    for (const circuit of [this.sampled, this.unreachableInARow]) {
+      circuit.onBreak(() => {
+        this.openedAt.set(circuit, Date.now());
+      });
+    }
   }
 
-  /** 'closed', 'open', 'halfOpen' or 'isolated'. */
+  /** 'closed', 'open', 'halfOpen' or 'isolated': the state of the two circuits that refuses the most. */
   get state(): string {
-    return STATE_NAMES[this.policy.state] ?? 'unknown';
+    return STATE_NAMES[this.combinedState()] ?? 'unknown';
   }
 
   /**
-   * Whole seconds until the next probe when a call would be refused right now (open, or a probe
-   * already under way); undefined when a call may go. Callers are never made to wait on a probe.
+   * Whole seconds until the next probe when a call would be refused right now (either circuit open,
+   * or a probe already under way); undefined when a call may go. Callers are never made to wait on a probe.
    */
   refusal(): number | undefined {
-    switch (this.policy.state) {
+    let refusal: number | undefined;
+    for (const circuit of [this.sampled, this.unreachableInARow]) {
+      const seconds = this.refusalOf(circuit);
+      if (seconds !== undefined) refusal = Math.max(refusal ?? 0, seconds);
+    }
+    return refusal;
+  }
+
+  private refusalOf(circuit: CircuitBreakerPolicy): number | undefined {
+    switch (circuit.state) {
       case CircuitState.Open: {
-        const remaining = this.openedAt + this.options.halfOpenAfterMs - Date.now();
+        const remaining = (this.openedAt.get(circuit) ?? 0) + this.options.halfOpenAfterMs - Date.now();
         return remaining > 0 ? Math.max(1, Math.ceil(remaining / 1000)) : undefined;
       }
       case CircuitState.HalfOpen:
@@ -171,6 +203,12 @@ export class PartnerCircuit {
       default:
         return undefined;
     }
+  }
+
+  private combinedState(): CircuitState {
+    const states = [this.sampled.state, this.unreachableInARow.state];
+    for (const state of [CircuitState.Isolated, CircuitState.Open, CircuitState.HalfOpen]) if (states.includes(state)) return state;
+    return CircuitState.Closed;
   }
 
   /**
@@ -183,7 +221,7 @@ export class PartnerCircuit {
 
   /** Runs one logical call (its retries included): one outcome for the breaker, attributed to `domains`. */
   execute<T>(domains: FaultDomains, fn: () => Promise<T>): Promise<T> {
-    return this.policy.execute(async () => {
+    return this.policy.execute(async (): Promise<T> => {
       try {
         return await fn();
       } catch (error) {

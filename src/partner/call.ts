@@ -4,6 +4,7 @@
 // call, as Hive Gateway's useUpstreamRetry and useUpstreamTimeout do; client.ts composes them in
 // one listed order.
 import type { CallAbort } from './call-abort.js';
+import type { ConnectionClaims } from './connection-claims.js';
 import type { PartnerCallInfo } from './observer.js';
 
 /**
@@ -66,6 +67,11 @@ export interface UpstreamCall {
   readonly key: string;
   /** Its timeout at the partner, and its abandonment once nobody waits for it (call-abort.ts). */
   readonly abort: CallAbort;
+  /**
+   * Whose shares of the connections it may be admitted under: its own `connectionDomains`, and
+   * those of each caller that joins it while it waits (coalesce.ts, connection-slots.ts).
+   */
+  readonly claims: ConnectionClaims;
 }
 
 /** The rest of a call, from one policy inwards: it settles as the call does. */

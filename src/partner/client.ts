@@ -8,6 +8,7 @@ import { PartnerCircuit, circuitBreakerPolicy, circuitOpen, isBrokenCircuit, typ
 import { CallAbort } from './call-abort.js';
 import { composeUpstream, type PartnerCall, type SendUpstream, type UpstreamCall } from './call.js';
 import { coalescingPolicy, WaiterLeft } from './coalesce.js';
+import { ConnectionClaims } from './connection-claims.js';
 import { ConnectionSlots, connectionSlotPolicy } from './connection-slots.js';
 import {
   ClientGoneError,
@@ -134,6 +135,7 @@ export class PartnerClient {
       info,
       key: this.cacheKeyFor(call, url.pathAndQuery, body),
       abort: new CallAbort(this.options.timeoutMs),
+      claims: new ConnectionClaims(call.connectionDomains),
       pathAndQuery: url.pathAndQuery,
       body,
       headers: {},

@@ -3,7 +3,10 @@
 // operation. A keyed map of the calls in flight, each with its waiters: a waiter that leaves (its
 // client gone, its operation's deadline passed) stops waiting alone, and the call goes on for the
 // others; only when every waiter has left is the call abandoned, so that nobody's connection is
-// held for an answer nobody will read. Keys hold credentials as a digest only (client.ts).
+// held for an answer nobody will read. A call is made for every waiter: one that joins while the
+// call waits for a connection lends it its own share of the connections (connection-slots.ts), so
+// that no waiter is refused for the share of the caller that happened to start the call. Keys hold
+// credentials as a digest only (client.ts).
 import type { UpstreamCall, UpstreamPolicy } from './call.js';
 
 /** Why a waiter stopped waiting: its client went away, or its operation's deadline passed. */
@@ -27,6 +30,8 @@ export interface StartedCall<T> {
   abandon(departure: Departure): void;
   /** Whether the call holds a connection and is at the partner (rather than waiting for one). */
   atPartner(): boolean;
+  /** Lets the call take a connection under a joined waiter's share too; answers how to take that back. */
+  admit?(domains: readonly string[]): () => void;
 }
 
 export interface Waiter {
@@ -34,6 +39,8 @@ export interface Waiter {
   signal?: AbortSignal;
   /** When the waiter's operation runs out of time, on `performance.now()`'s clock. */
   deadlineAt?: number;
+  /** What the waiter's own connections count against: a call it joins may be admitted under them. */
+  domains?: readonly string[];
 }
 
 /**
@@ -65,6 +72,11 @@ class InFlight<T> {
     this.started?.abandon(departure);
   }
 
+  /** A joined waiter's share, lent to the call while it waits for a connection. */
+  admit(domains: readonly string[] | undefined): (() => void) | undefined {
+    return domains === undefined ? undefined : this.started?.admit?.(domains);
+  }
+
   settled(): void {
     this.reachedPartner = this.atPartner();
     this.started = undefined;
@@ -85,6 +97,7 @@ export class InFlightCalls {
    */
   run<T>(key: string, waiter: Waiter, start: () => StartedCall<T>, joined?: () => void): Promise<T> {
     let call = this.calls.get(key) as InFlight<T> | undefined;
+    let withdraw: (() => void) | undefined;
     if (call === undefined) {
       const started = start();
       const entry = new InFlight(started);
@@ -97,11 +110,13 @@ export class InFlightCalls {
       started.result.then(forget, forget);
     } else {
       joined?.();
+      withdraw = call.admit(waiter.domains);
     }
-    return this.wait(key, call, waiter);
+    return this.wait(key, call, waiter, withdraw);
   }
 
-  private wait<T>(key: string, call: InFlight<T>, { signal, deadlineAt }: Waiter): Promise<T> {
+  /** `withdraw` takes back the waiter's share lent to the call, should it leave first. */
+  private wait<T>(key: string, call: InFlight<T>, { signal, deadlineAt }: Waiter, withdraw?: () => void): Promise<T> {
     const untilDeadline = deadlineAt === undefined ? Number.POSITIVE_INFINITY : deadlineAt - performance.now();
     if (signal === undefined && untilDeadline === Number.POSITIVE_INFINITY) {
       call.waiting += 1;
@@ -119,6 +134,7 @@ export class InFlightCalls {
         if (done) return;
         settle();
         const atPartner = call.atPartner();
+        withdraw?.();
         call.waiting -= 1;
         if (call.waiting === 0 && this.calls.get(key) === call) {
           // Nobody reads its answer any more: a new waiter starts a call of its own.
@@ -151,8 +167,8 @@ export class InFlightCalls {
 
 /**
  * Coalescing as an upstream policy, the outermost: a call whose key is in flight waits for that
- * call's answer (`joined` is told) instead of going on; the first goes on for all of them, and
- * its abort is abandoned once every one has left.
+ * call's answer (`joined` is told) instead of going on, and lends it its connection domains; the
+ * first goes on for all of them, and its abort is abandoned once every one has left.
  */
 export function coalescingPolicy<Call extends UpstreamCall>(joined?: (upstream: Call) => void): UpstreamPolicy<Call> {
   const inFlight = new InFlightCalls();
@@ -160,11 +176,12 @@ export function coalescingPolicy<Call extends UpstreamCall>(joined?: (upstream: 
     wrap: (next) => (upstream) =>
       inFlight.run(
         upstream.key,
-        { signal: upstream.call.signal, deadlineAt: upstream.call.deadline?.at },
+        { signal: upstream.call.signal, deadlineAt: upstream.call.deadline?.at, domains: upstream.call.connectionDomains ?? [] },
         () => ({
           result: next(upstream),
           abandon: (departure) => upstream.abort.abandon(departure),
           atPartner: () => upstream.abort.reachedPartner,
+          admit: (domains) => upstream.claims.add(domains),
         }),
         joined && (() => joined(upstream)),
       ),

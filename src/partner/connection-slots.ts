@@ -4,11 +4,14 @@
 // bulkhead bounds its queue's length but not the time spent in it, which is what matters here.
 // Each call names its fault domains (its inventory, its caller), and one domain holds at most a
 // share of the connections: one inventory's hung calls cannot take every connection from the rest.
+// A call shared by several callers (coalesce.ts) is made for each of them, and takes a connection
+// under the share of any of them that has room: no caller is refused for another caller's share.
 import { OverloadedError } from '../errors.js';
 import type { UpstreamCall, UpstreamPolicy } from './call.js';
+import { ConnectionClaims } from './connection-claims.js';
 
 interface Waiter {
-  domains: readonly string[];
+  claims: ConnectionClaims;
   grant: (release: () => void) => void;
   refuse: (error: Error) => void;
   done: boolean;
@@ -33,14 +36,17 @@ export class ConnectionSlots {
 
   /**
    * A slot's release function, or OverloadedError once `waitMs` (or the time left before
-   * `deadlineAt`, on performance.now()'s clock) has passed without one; aborts with `signal`.
+   * `deadlineAt`, on performance.now()'s clock) has passed without one; aborts with `signal`. The
+   * slot counts against the first of `claims` whose domains have room (a plain list: one claim).
    */
-  acquire(signal?: AbortSignal, domains: readonly string[] = [], deadlineAt?: number): Promise<() => void> {
-    if (this.waiters.length === 0 && this.mayTake(domains)) return Promise.resolve(this.take(domains));
+  acquire(signal?: AbortSignal, claims: ConnectionClaims | readonly string[] = [], deadlineAt?: number): Promise<() => void> {
+    if (!(claims instanceof ConnectionClaims)) claims = new ConnectionClaims(claims);
+    const domains = this.waiters.length === 0 ? this.admitting(claims) : undefined;
+    if (domains !== undefined) return Promise.resolve(this.take(domains));
     const waitMs = Math.max(0, Math.min(this.waitMs, deadlineAt === undefined ? Infinity : deadlineAt - performance.now()));
     return new Promise((resolve, reject) => {
       const waiter: Waiter = {
-        domains,
+        claims,
         done: false,
         grant: (release) => {
           settle();
@@ -67,19 +73,23 @@ export class ConnectionSlots {
         waiter.done = true;
         clearTimeout(timer);
         signal?.removeEventListener('abort', onAbort);
+        waiter.claims.watch(undefined);
       };
       if (signal?.aborted) return onAbort();
       signal?.addEventListener('abort', onAbort);
+      // A caller joining the call while it waits may have room in its own share.
+      claims.watch(() => this.grantWaiters());
       this.waiters.push(waiter);
       // Earlier waiters may all be held back by their domains' shares while this one is not.
       this.grantWaiters();
     });
   }
 
-  private mayTake(domains: readonly string[]): boolean {
-    if (this.free === 0) return false;
-    for (const domain of domains) if ((this.held.get(domain) ?? 0) >= this.perDomain) return false;
-    return true;
+  /** The first claimed set of domains all under their share, when a slot is free; undefined otherwise. */
+  private admitting(claims: ConnectionClaims): readonly string[] | undefined {
+    if (this.free === 0) return undefined;
+    for (const domains of claims) if (domains.every((domain) => (this.held.get(domain) ?? 0) < this.perDomain)) return domains;
+    return undefined;
   }
 
   private take(domains: readonly string[]): () => void {
@@ -105,7 +115,8 @@ export class ConnectionSlots {
     for (let index = 0; index < this.waiters.length; index++) {
       const waiter = this.waiters[index]!;
       if (waiter.done) continue;
-      if (this.free > 0 && this.mayTake(waiter.domains)) waiter.grant(this.take(waiter.domains));
+      const domains = this.admitting(waiter.claims);
+      if (domains !== undefined) waiter.grant(this.take(domains));
       else this.waiters[kept++] = waiter;
     }
     this.waiters.length = kept;
@@ -114,14 +125,14 @@ export class ConnectionSlots {
 
 /**
  * The connection slots as an upstream policy: a call holds one of `slots` from before it reaches
- * the pool until it settles, against its connection domains. The wait is the facade's own
- * saturation, so this policy goes outside the timeout and the breaker: it neither runs the clock
- * at the partner nor counts toward the circuit.
+ * the pool until it settles, against the connection domains of one of its callers (its claims).
+ * The wait is the facade's own saturation, so this policy goes outside the timeout and the
+ * breaker: it neither runs the clock at the partner nor counts toward the circuit.
  */
 export function connectionSlotPolicy<Call extends UpstreamCall>(slots: ConnectionSlots): UpstreamPolicy<Call> {
   return {
     wrap: (next) => async (upstream) => {
-      const release = await slots.acquire(upstream.abort.signal, upstream.call.connectionDomains);
+      const release = await slots.acquire(upstream.abort.signal, upstream.claims);
       try {
         return await next(upstream);
       } finally {

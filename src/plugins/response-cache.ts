@@ -66,8 +66,14 @@ export const REDIS_KEY_PREFIX = 'tradegraph:response:v1:';
 /** The mark of an answer served stale in place of an outage: it is never cached again as fresh. */
 const SERVED_STALE = Symbol('servedStale');
 
-/** The codes of a partner that cannot answer now: the ones a stale answer may stand in for. */
-const OUTAGE_CODES: ReadonlySet<unknown> = new Set([ErrorCode.UPSTREAM_UNAVAILABLE, ErrorCode.UPSTREAM_TIMEOUT, ErrorCode.OVERLOADED]);
+/**
+ * The codes of a partner that failed (RFC 5861's stale-if-error covers the origin's failures): an
+ * error status, a connection refused or reset, no answer in time, or its circuit open, which is the
+ * record of such failures. OVERLOADED is not one: it is this service refusing to ask (no connection
+ * came free, the operation shed), and a stale answer then would stand in for an answer the partner
+ * was never asked for, such as the 401 of a token revoked since it was cached.
+ */
+const OUTAGE_CODES: ReadonlySet<unknown> = new Set([ErrorCode.UPSTREAM_UNAVAILABLE, ErrorCode.UPSTREAM_TIMEOUT]);
 
 /**
  * Listed after the plugins that settle the document (trusted documents) and after compiled
@@ -179,9 +185,10 @@ export function servedStale(result: unknown): boolean {
 }
 
 /**
- * Whether every error of an answer says the partner cannot answer now: a stale answer may stand in
- * for it, partial or not. An answer with any other error (a token the partner refused, a bad
- * argument) keeps it: the partner has answered, and its refusal is the answer.
+ * Whether every error of an answer says the partner failed: a stale answer may stand in for it,
+ * partial or not. An answer with any other error keeps it: a token the partner refused or a bad
+ * argument (the partner has answered, and its refusal is the answer), or this service's own
+ * refusal (OVERLOADED: the partner was not asked, so nothing says it failed).
  */
 function onlyOutages(result: ExecutionResult): boolean {
   const errors = result.errors ?? [];

@@ -4,6 +4,7 @@
 // the others; a failed call answers every waiter alike; the calls saved are counted in /metrics.
 // The simulator's latency only keeps the burst's call in flight while the burst arrives: nothing
 // here asserts a duration.
+import { setTimeout as sleep } from 'node:timers/promises';
 import { describe, expect, it, vi } from 'vitest';
 import { CalculateListingFeeDocument } from '../generated/graphql.js';
 import { errorCodes, expectNoGraphQLErrors, useTestkit, type GraphQLResponse, type Testkit } from '../support/testkit.js';
@@ -130,5 +131,44 @@ describe('with the response cache on', () => {
     expect(calls.length).toBeLessThanOrEqual(2);
     // Both selections asked the partner the same page.
     expect(new Set(calls.map((call) => JSON.stringify(call.query))).size).toBe(1);
+  });
+});
+
+describe("a shared call and its callers' shares of the connections", () => {
+  // Eight connections, two for one caller: a client without a token fills its share with held fee
+  // calls, and its third call waits for a connection of that share.
+  const kit = useTestkit({ config: { ...TIMEOUTS, production: true, upstreamConnections: 8, upstreamConnectionWaitMs: 1000 } });
+  const fee = (price: number, token: string | null, requestId?: string) =>
+    kit().execute(
+      CalculateListingFeeDocument,
+      { input: { items: [{ price, token: 'tok_730_1' }] } },
+      { token, headers: requestId ? { 'x-request-id': requestId } : {} },
+    );
+  const feeCalls = () => kit().simulator.callsOf('calculateListingFee').length;
+
+  it("admits a call joined while it waits under the joiner's own share: the joiner is never refused for the starter's", async () => {
+    const release = kit().simulator.holdListingFees();
+    try {
+      const held = [fee(510, null), fee(520, null)];
+      await vi.waitFor(() => expect(feeCalls()).toBe(2), { timeout: 30_000, interval: 20 });
+      const before = await coalesced(kit(), 'calculateListingFee');
+      // The same fee, by the client without a token and then by a user with one: the user joins.
+      const starter = fee(530, null, 'fee-share-starter');
+      await sleep(200);
+      const joiner = fee(530, 'fee-share-user-token', 'fee-share-joiner');
+      await vi.waitFor(async () => expect((await coalesced(kit(), 'calculateListingFee')) - before).toBe(1), { timeout: 30_000, interval: 20 });
+      // The user's share has room: the shared call goes to the partner now, not after the
+      // starter's wait runs out as OVERLOADED; it is the starter's call (its request id).
+      await vi.waitFor(() => expect(feeCalls()).toBe(3), { timeout: 5_000, interval: 20 });
+      expect(kit().simulator.callsOf('calculateListingFee')[2]!.requestId).toBe('fee-share-starter');
+      release();
+      const [joined, started, ...others] = await Promise.all([joiner, starter, ...held]);
+      expectNoGraphQLErrors(joined);
+      expectNoGraphQLErrors(started);
+      for (const result of others) expectNoGraphQLErrors(result);
+      expect(feeCalls()).toBe(3);
+    } finally {
+      release();
+    }
   });
 });

@@ -11,6 +11,7 @@ import { encodeGlobalId } from '../../src/inventory/global-id.js';
 import { DEMO_APP_ID, DEMO_PLATFORM_ID, listingFeeFor, platformIdWithSize } from '../../src/simulator/data.js';
 import { startSimulator, type PartnerSimulator } from '../../src/simulator/server.js';
 import { closedPort } from '../support/ports.js';
+import { BREAKER_CONSECUTIVE_UNREACHABLE } from '../../src/tunables.js';
 
 const APP_ID = DEMO_APP_ID;
 const BROKEN = platformIdWithSize(77);
@@ -151,6 +152,53 @@ describe('a partner that stops for everyone', () => {
     expectNoGraphQLErrors(await readTotal(kit, DEMO_PLATFORM_ID, otherUser(7).token));
     expectNoGraphQLErrors(await readTotal(kit, DEMO_PLATFORM_ID, otherUser(8).token));
     expect(simulator.callsOf('readInventory')).toHaveLength(2);
+  });
+});
+
+describe('a partner that stops after a busy window', () => {
+  // The busy window must still be the breaker's when the outage comes, however slow the machine:
+  // a window of a minute, as the finding's; and a half-open time that no stall lets pass mid-test.
+  const WINDOW_MS = 60_000;
+  const HALF_OPEN_MS = 30_000;
+  let simulator: PartnerSimulator;
+  let kit: Testkit;
+  beforeAll(async () => {
+    simulator = await startSimulator({ port: await closedPort() });
+    kit = await startTestkit({
+      config: {
+        production: true,
+        partnerApiUrl: simulator.url,
+        partnerOpenApiUrl: simulator.url,
+        upstreamMaxRetries: 0,
+        upstreamBreakerWindowMs: WINDOW_MS,
+        upstreamBreakerHalfOpenMs: HALF_OPEN_MS,
+      },
+    });
+  });
+  afterAll(async () => {
+    await kit.close();
+    await simulator.close();
+  });
+
+  it('opens after BREAKER_CONSECUTIVE_UNREACHABLE refused calls in a row, whatever successes the window holds', async () => {
+    // 120 successful reads by distinct callers, ten at a time: the window holds four times the
+    // failures that follow, so its failure ratio never reaches one half.
+    for (let batch = 0; batch < 12; batch++) {
+      const reads = Array.from({ length: 10 }, (_, n) => readTotal(kit, platformIdWithSize(300 + batch), `busy-${batch}-${n}-token`));
+      for (const result of await Promise.all(reads)) expectNoGraphQLErrors(result);
+    }
+    // The partner's port closes: every connection is refused, whoever the caller.
+    await simulator.close();
+    const results: GraphQLResponse<unknown>[] = [];
+    for (let n = 0; n < 30; n++) results.push(await readTotal(kit, platformIdWithSize(400 + (n % 6)), `after-${n}-token`));
+    for (const result of results) expect(errorCodes(result)).toEqual(['UPSTREAM_UNAVAILABLE']);
+    expect(kit.service.partner.circuitStates()[0]!.state).toBe('open');
+    // The first BREAKER_CONSECUTIVE_UNREACHABLE reads find the port closed; every later one is refused at once.
+    const refusedAtOnce = results.slice(BREAKER_CONSECUTIVE_UNREACHABLE);
+    for (const result of refusedAtOnce) {
+      expect(result.errors![0]!.message).toContain('circuit is open');
+      expect(result.errors![0]!.extensions!.retryAfter).toBeGreaterThanOrEqual(1);
+    }
   });
 });
 

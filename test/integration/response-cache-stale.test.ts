@@ -4,7 +4,7 @@
 // `extensions.stale` with its age and an Age header. Never to another credential, never past the window, never for a mutation,
 // never in place of a refusal the partner did answer; in-process and through Redis alike.
 import { print, type GraphQLFormattedError } from 'graphql';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { itemAt, platformIdWithSize } from '../../src/simulator/data.js';
 import { CalculateListingFeeDocument, InventoryPageDocument } from '../generated/graphql.js';
 import { startRedisServer, type RedisServer } from '../support/redis.js';
@@ -106,6 +106,50 @@ describe('stale-if-error, in-process', () => {
     const outage = await kit.execute(CalculateListingFeeDocument, { input }, { token: 'stale-token-four' });
     expect(errorCodes(outage)).toEqual(['UPSTREAM_UNAVAILABLE']);
     expect(outage.extensions?.stale).toBeUndefined();
+  });
+});
+
+describe('stale-if-error never stands in for this service refusing to ask', () => {
+  // Two connections for one inventory (8 in all, a quarter each), a short wait for one, and a
+  // partner slow enough that two other callers hold that share while the token's read waits.
+  const kitOf = useTestkit({
+    config: {
+      production: true,
+      responseCacheTtlMs: TTL_MS,
+      responseCacheStaleIfErrorMs: 300_000,
+      upstreamConnections: 8,
+      upstreamConnectionWaitMs: 300,
+      upstreamTimeoutMs: 60_000,
+      operationTimeoutMs: 120_000,
+    },
+  });
+
+  it('answers OVERLOADED, not the cached answer of a token the partner has since refused, and then its 401', async () => {
+    const kit = kitOf();
+    const token = 'stale-token-revoked';
+    const platformId = platformIdWithSize(49);
+    await readThenOutlive(kit, 49, token);
+    const callsOfToken = () => kit.simulator.callsOf('readInventory').filter((call) => call.query.access_token === token).length;
+    expect(callsOfToken()).toBe(1);
+    // The token is revoked: the partner answers it 401 from now on. Two other callers hold the
+    // inventory's share of the connections meanwhile.
+    kit.simulator.configure({ latencyMs: 3000 });
+    kit.simulator.injectFault({ kind: 'http-401', operation: 'readInventory', platformId });
+    const holders = ['stale-holder-one', 'stale-holder-two'].map((holder) => read(kit, 49, holder));
+    await vi.waitFor(() => expect(kit.simulator.callsOf('readInventory')).toHaveLength(3), { timeout: 30_000, interval: 20 });
+    // No connection came free for the token's read: the service refused to ask, so nothing says
+    // the partner failed, and the stale answer is not served.
+    const refused = await read(kit, 49, token);
+    expect(new Set(errorCodes(refused.body))).toEqual(new Set(['OVERLOADED']));
+    expect(refused.body.extensions?.stale).toBeUndefined();
+    expect(refused.age).toBeNull();
+    expect(callsOfToken()).toBe(1);
+    await Promise.all(holders);
+    // Asked once a connection is free, the partner's 401 is the answer.
+    const answered = await read(kit, 49, token);
+    expect(new Set(errorCodes(answered.body))).toEqual(new Set(['UNAUTHENTICATED']));
+    expect(answered.body.extensions?.stale).toBeUndefined();
+    expect(callsOfToken()).toBe(2);
   });
 });
 

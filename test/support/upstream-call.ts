@@ -2,6 +2,7 @@
 // a `next` whose answers the test gives one by one.
 import { CallAbort } from '../../src/partner/call-abort.js';
 import type { PartnerCall, UpstreamCall } from '../../src/partner/call.js';
+import { ConnectionClaims } from '../../src/partner/connection-claims.js';
 
 /** An idempotent read unless `call` says otherwise; `key` identifies its answer; `timeoutMs` its timeout at the partner. */
 export function upstreamCall(call: Partial<PartnerCall> = {}, { key = 'read 1', timeoutMs = 60_000 } = {}): UpstreamCall {
@@ -11,6 +12,7 @@ export function upstreamCall(call: Partial<PartnerCall> = {}, { key = 'read 1', 
     info: { operation: whole.operation, method: whole.method, origin: 'http://127.0.0.1:1', path: '/inventory' },
     key,
     abort: new CallAbort(timeoutMs),
+    claims: new ConnectionClaims(whole.connectionDomains),
   };
 }
 

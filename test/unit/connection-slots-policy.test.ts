@@ -1,5 +1,6 @@
 // The connection slots as an upstream policy: a call goes on only once it holds a slot, gives it
-// back when it settles (failed or not), and is refused OVERLOADED when none comes free in time.
+// back when it settles (failed or not), and is refused OVERLOADED when none comes free in time; a
+// call shared by several callers may take a slot under the share of any of them.
 import { describe, expect, it } from 'vitest';
 import { ErrorCode } from '../../src/errors.js';
 import { ConnectionSlots, connectionSlotPolicy } from '../../src/partner/connection-slots.js';
@@ -26,5 +27,27 @@ describe('connectionSlotPolicy', () => {
     const refused = send(upstreamCall({ connectionDomains: ['inventory 1'] }, { key: 'read 2' }));
     await expect(refused).rejects.toMatchObject({ code: ErrorCode.OVERLOADED });
     expect(calls).toHaveLength(1);
+  });
+
+  it("admits a waiting call under a joined caller's share, and no longer once that caller took its share back", async () => {
+    const { next, calls, settles } = pendingNext();
+    const send = connectionSlotPolicy(new ConnectionSlots(4, 60_000, 1)).wrap(next);
+    void send(upstreamCall({ connectionDomains: ['caller a'] }));
+    const other = upstreamCall({ connectionDomains: ['caller c'] }, { key: 'fee 2' });
+    const otherDone = send(other);
+    await expect.poll(() => calls.length).toBe(2);
+    const waiting = upstreamCall({ connectionDomains: ['caller a'] }, { key: 'fee 3' });
+    void send(waiting);
+    // A caller whose share is full joins, then leaves; its share frees only after it left.
+    const withdraw = waiting.claims.add(['caller c']);
+    withdraw();
+    settles[1]!.resolve('fee 2');
+    await otherDone;
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(calls).toHaveLength(2);
+    // A caller with room joins: the call goes now, under that caller's share.
+    waiting.claims.add(['caller b']);
+    await expect.poll(() => calls.length).toBe(3);
+    expect(calls[2]).toBe(waiting);
   });
 });
