@@ -63,6 +63,9 @@ const EnvSchema = z.object({
   PARTNER_APP_KEY: z.preprocess(emptyAsUnset, headerValue.optional()),
   // The one way to serve the simulator's demo data in production mode: said out loud, never by omission.
   PARTNER_SIMULATOR: z.preprocess(emptyAsUnset, z.enum(['embedded']).optional()),
+  // The embedded simulator's admin routes let any local process read its calls and inject faults:
+  // open only when a developer asks for them.
+  SIMULATOR_ADMIN_ROUTES: z.preprocess(emptyAsUnset, z.enum(['true', 'false']).default('false')),
   UPSTREAM_TIMEOUT_MS: z.preprocess(emptyAsUnset, integer(1, 120_000).default(5000)),
   UPSTREAM_MAX_RETRIES: z.preprocess(emptyAsUnset, integer(0, 10).default(2)),
   UPSTREAM_BREAKER_MIN_CALLS: z.preprocess(emptyAsUnset, integer(1, 100_000).default(20)),
@@ -121,6 +124,9 @@ const EnvSchema = z.object({
 }).refine((env) => env.PARTNER_SIMULATOR === undefined || env.PARTNER_API_URL === undefined, {
   message: 'is embedded but PARTNER_API_URL is set (one upstream or the other)',
   path: ['PARTNER_SIMULATOR'],
+}).refine((env) => env.SIMULATOR_ADMIN_ROUTES === 'false' || env.PARTNER_API_URL === undefined, {
+  message: 'is true but PARTNER_API_URL is set: there is no embedded simulator to open',
+  path: ['SIMULATOR_ADMIN_ROUTES'],
 }).refine((env) => env.RESPONSE_CACHE_MAX_ENTRY_BYTES <= env.RESPONSE_CACHE_MAX_BYTES, {
   message: 'must not be above RESPONSE_CACHE_MAX_BYTES',
   path: ['RESPONSE_CACHE_MAX_ENTRY_BYTES'],
@@ -145,6 +151,8 @@ export interface Config {
   /** `{open_api_url}`; defaults to partnerApiUrl. */
   partnerOpenApiUrl: string | null;
   partnerAppKey: string | null;
+  /** Whether the embedded simulator answers its admin routes over HTTP (SIMULATOR_ADMIN_ROUTES). */
+  simulatorAdminRoutes: boolean;
   upstreamTimeoutMs: number;
   /** Retries after the first attempt of an idempotent partner call (GET), within upstreamTimeoutMs. */
   upstreamMaxRetries: number;
@@ -287,6 +295,7 @@ export function loadConfig(env: NodeJS.ProcessEnv, heapLimitBytes = getHeapStati
     partnerApiUrl: values.PARTNER_API_URL ?? null,
     partnerOpenApiUrl: values.PARTNER_OPEN_API_URL ?? values.PARTNER_API_URL ?? null,
     partnerAppKey: values.PARTNER_APP_KEY ?? null,
+    simulatorAdminRoutes: values.SIMULATOR_ADMIN_ROUTES === 'true',
     upstreamTimeoutMs: values.UPSTREAM_TIMEOUT_MS,
     upstreamMaxRetries: values.UPSTREAM_MAX_RETRIES,
     // Fixed (src/tunables.ts; docs/timeouts-and-retries.md): the two knobs below are the ones an operator needs.

@@ -17,6 +17,7 @@ describe('loadConfig', () => {
       partnerApiUrl: null,
       partnerOpenApiUrl: null,
       partnerAppKey: null,
+      simulatorAdminRoutes: false,
       upstreamTimeoutMs: 5000,
       upstreamMaxRetries: 2,
       upstreamBreakerFailureRatio: 0.5,
@@ -260,6 +261,15 @@ describe('PARTNER_API_URL in production, and PARTNER_SIMULATOR', () => {
     [{ PARTNER_SIMULATOR: 'external' }],
   ])('refuses %o, naming PARTNER_SIMULATOR', (env) => {
     expect(() => loadConfig(env)).toThrow(/^Invalid configuration:[\s\S]*PARTNER_SIMULATOR/);
+  });
+
+  it("opens the embedded simulator's admin routes only when SIMULATOR_ADMIN_ROUTES=true asks, never beside a real upstream", () => {
+    expect(loadConfig({ NODE_ENV: 'production', PARTNER_SIMULATOR: 'embedded' }).simulatorAdminRoutes).toBe(false);
+    expect(loadConfig({ NODE_ENV: 'production', PARTNER_SIMULATOR: 'embedded', SIMULATOR_ADMIN_ROUTES: 'true' }).simulatorAdminRoutes).toBe(true);
+    expect(loadConfig({ SIMULATOR_ADMIN_ROUTES: 'false' }).simulatorAdminRoutes).toBe(false);
+    for (const env of [{ SIMULATOR_ADMIN_ROUTES: 'yes' }, { SIMULATOR_ADMIN_ROUTES: 'true', PARTNER_API_URL: 'https://partner.example' }]) {
+      expect(() => loadConfig(env)).toThrow(/^Invalid configuration:[\s\S]*SIMULATOR_ADMIN_ROUTES/);
+    }
   });
 });
 
