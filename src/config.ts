@@ -63,6 +63,9 @@ const EnvSchema = z.object({
   PARTNER_APP_KEY: z.preprocess(emptyAsUnset, headerValue.optional()),
   // The one way to serve the simulator's demo data in production mode: said out loud, never by omission.
   PARTNER_SIMULATOR: z.preprocess(emptyAsUnset, z.enum(['embedded']).optional()),
+  // The embedded simulator's admin routes let any local process read its calls and inject faults:
+  // open only when a developer asks for them.
+  SIMULATOR_ADMIN_ROUTES: z.preprocess(emptyAsUnset, z.enum(['true', 'false']).default('false')),
   UPSTREAM_TIMEOUT_MS: z.preprocess(emptyAsUnset, integer(1, 120_000).default(5000)),
   UPSTREAM_MAX_RETRIES: z.preprocess(emptyAsUnset, integer(0, 10).default(2)),
   UPSTREAM_BREAKER_MIN_CALLS: z.preprocess(emptyAsUnset, integer(1, 100_000).default(20)),
@@ -99,6 +102,11 @@ const EnvSchema = z.object({
   RESPONSE_CACHE_MAX_ENTRY_BYTES: z.preprocess(emptyAsUnset, integer(1024, 2 ** 40).default(2 * 1024 * 1024)),
   REDIS_URL: z.preprocess(emptyAsUnset, redisUrl.optional()),
   REDIS_COMMAND_TIMEOUT_MS: z.preprocess(emptyAsUnset, integer(10, 10_000).default(250)),
+  // A PEM file of the CAs that sign a rediss:// Redis's certificate (ioredis's tls.ca); unset: Node's own CAs.
+  REDIS_TLS_CA_FILE: z.preprocess(emptyAsUnset, z.string().optional()),
+  // The secret the tags of Redis values are derived from (redis-values.ts): at least 32 characters,
+  // so that a guess of it is no shorter a way in than the tag itself.
+  REDIS_VALUE_KEY: z.preprocess(emptyAsUnset, z.string().min(32, 'must be at least 32 characters (e.g. openssl rand -base64 32)').optional()),
   RATE_LIMIT_MAX: z.preprocess(emptyAsUnset, integer(0, 1_000_000).default(0)),
   // Whole seconds: Redis expires the shared counters in seconds.
   RATE_LIMIT_WINDOW_MS: z.preprocess(
@@ -121,7 +129,17 @@ const EnvSchema = z.object({
 }).refine((env) => env.PARTNER_SIMULATOR === undefined || env.PARTNER_API_URL === undefined, {
   message: 'is embedded but PARTNER_API_URL is set (one upstream or the other)',
   path: ['PARTNER_SIMULATOR'],
-}).refine((env) => env.RESPONSE_CACHE_MAX_ENTRY_BYTES <= env.RESPONSE_CACHE_MAX_BYTES, {
+}).refine((env) => env.SIMULATOR_ADMIN_ROUTES === 'false' || env.PARTNER_API_URL === undefined, {
+  message: 'is true but PARTNER_API_URL is set: there is no embedded simulator to open',
+  path: ['SIMULATOR_ADMIN_ROUTES'],
+}).refine(
+  (env) => (env.REDIS_URL ?? env.RESPONSE_CACHE_REDIS_URL) === undefined || env.PARTNER_API_URL === undefined || (env.REDIS_VALUE_KEY ?? env.PARTNER_APP_KEY) !== undefined,
+  {
+    // Without a secret the replicas share, a replica could not tell its fleet's values from planted ones.
+    message: 'is required with REDIS_URL or RESPONSE_CACHE_REDIS_URL when PARTNER_APP_KEY is unset: the tags of what the service writes in Redis are derived from it',
+    path: ['REDIS_VALUE_KEY'],
+  },
+).refine((env) => env.RESPONSE_CACHE_MAX_ENTRY_BYTES <= env.RESPONSE_CACHE_MAX_BYTES, {
   message: 'must not be above RESPONSE_CACHE_MAX_BYTES',
   path: ['RESPONSE_CACHE_MAX_ENTRY_BYTES'],
 }).refine((env) => env.HTTP_HEADERS_TIMEOUT_MS <= env.HTTP_REQUEST_TIMEOUT_MS, {
@@ -145,6 +163,8 @@ export interface Config {
   /** `{open_api_url}`; defaults to partnerApiUrl. */
   partnerOpenApiUrl: string | null;
   partnerAppKey: string | null;
+  /** Whether the embedded simulator answers its admin routes over HTTP (SIMULATOR_ADMIN_ROUTES). */
+  simulatorAdminRoutes: boolean;
   upstreamTimeoutMs: number;
   /** Retries after the first attempt of an idempotent partner call (GET), within upstreamTimeoutMs. */
   upstreamMaxRetries: number;
@@ -207,6 +227,10 @@ export interface Config {
   responseCacheRedisUrl: string | null;
   /** A Redis command's deadline; one missed marks Redis down until it answers again. */
   redisCommandTimeoutMs: number;
+  /** The PEM of REDIS_TLS_CA_FILE: the CAs a rediss:// Redis's certificate is checked against; null: Node's own. */
+  redisTlsCa: string | null;
+  /** REDIS_VALUE_KEY: the secret Redis values' tags are derived from; null: the partner app-key. Never logged. */
+  redisValueKey: string | null;
   /** Units of partner work (cost/price.ts) per credential per window; null (RATE_LIMIT_MAX=0, the default) means no limit. */
   rateLimit: RateLimitConfig | null;
 }
@@ -287,6 +311,7 @@ export function loadConfig(env: NodeJS.ProcessEnv, heapLimitBytes = getHeapStati
     partnerApiUrl: values.PARTNER_API_URL ?? null,
     partnerOpenApiUrl: values.PARTNER_OPEN_API_URL ?? values.PARTNER_API_URL ?? null,
     partnerAppKey: values.PARTNER_APP_KEY ?? null,
+    simulatorAdminRoutes: values.SIMULATOR_ADMIN_ROUTES === 'true',
     upstreamTimeoutMs: values.UPSTREAM_TIMEOUT_MS,
     upstreamMaxRetries: values.UPSTREAM_MAX_RETRIES,
     // Fixed (src/tunables.ts; docs/timeouts-and-retries.md): the two knobs below are the ones an operator needs.
@@ -321,6 +346,8 @@ export function loadConfig(env: NodeJS.ProcessEnv, heapLimitBytes = getHeapStati
     redisUrl: values.REDIS_URL ?? null,
     responseCacheRedisUrl: values.RESPONSE_CACHE_REDIS_URL ?? null,
     redisCommandTimeoutMs: values.REDIS_COMMAND_TIMEOUT_MS,
+    redisValueKey: values.REDIS_VALUE_KEY ?? null,
+    redisTlsCa: values.REDIS_TLS_CA_FILE === undefined ? null : readRedisTlsCa(values.REDIS_TLS_CA_FILE),
     rateLimit:
       values.RATE_LIMIT_MAX > 0
         ? { max: values.RATE_LIMIT_MAX, windowMs: values.RATE_LIMIT_WINDOW_MS, proxyHops: values.RATE_LIMIT_PROXY_HOPS }
@@ -348,6 +375,23 @@ export const TRUSTED_DOCUMENTS_MAX_BYTES = 16 * 1024 * 1024;
  * document's text, so that a hash a client sends names exactly the text the service runs. The
  * answer is keyed by bare hex whichever form the file used.
  */
+/** The largest CA bundle read: Debian's whole ca-certificates bundle is about 220 KB. */
+const REDIS_TLS_CA_MAX_BYTES = 1024 * 1024;
+
+/** The PEM certificates of REDIS_TLS_CA_FILE, refused at start when unreadable or holding none. */
+function readRedisTlsCa(path: string): string {
+  const refuse = (reason: string) => ConfigError.of('REDIS_TLS_CA_FILE', reason);
+  let text: string;
+  try {
+    text = readCapped(path, REDIS_TLS_CA_MAX_BYTES);
+  } catch (error) {
+    if (error instanceof RangeError) throw refuse(`'${path}' ${error.message}`);
+    throw refuse(`cannot read '${path}' (${(error as NodeJS.ErrnoException).code ?? String(error)})`);
+  }
+  if (!text.includes('-----BEGIN CERTIFICATE-----')) throw refuse(`'${path}' holds no PEM certificate`);
+  return text;
+}
+
 export function readTrustedDocuments(path: string): TrustedDocumentsManifest {
   const refuse = (reason: string) => ConfigError.of('TRUSTED_DOCUMENTS', reason);
   let text: string;

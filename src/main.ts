@@ -29,7 +29,7 @@ async function main(): Promise<void> {
       import('./simulator/server.js'),
       import('./simulator/data.js'),
     ]);
-    simulator = await startSimulator();
+    simulator = await startSimulator({ adminRoutes: config.simulatorAdminRoutes });
     graphiqlHeaders = { Authorization: `Bearer ${DEMO_ACCESS_TOKEN}` };
     partnerApiUrl = partnerOpenApiUrl = simulator.url;
     partnerAppKey ??= DEMO_APP_KEY;
@@ -37,6 +37,9 @@ async function main(): Promise<void> {
       logger.warn({ simulatorUrl: simulator.url }, 'PARTNER_SIMULATOR=embedded: serving demo data from the embedded partner simulator in production mode');
     } else {
       logger.info({ simulatorUrl: simulator.url }, 'PARTNER_API_URL is not set: serving from the embedded partner simulator (demo data)');
+    }
+    if (simulator.adminRoutes) {
+      logger.warn({ simulatorUrl: simulator.url }, "SIMULATOR_ADMIN_ROUTES=true: the embedded simulator's /__simulator/ routes answer any local process");
     }
   } else if (partnerAppKey === null) {
     logger.warn('PARTNER_APP_KEY is not set: listing-fee calls will go upstream without a merchant key');

@@ -6,6 +6,7 @@
 // until a heartbeat is answered again.
 import type { Redis } from 'ioredis';
 import type { Logger } from 'pino';
+import type { RedisValues } from './redis-values.js';
 import { REDIS_CONNECT_TIMEOUT_MS, REDIS_HEARTBEAT_MS, REDIS_MAX_RECONNECT_DELAY_MS, REDIS_RECONNECT_STEP_MS } from './tunables.js';
 
 export interface SharedRedis {
@@ -20,12 +21,18 @@ export interface SharedRedis {
    * it, while Redis is down, or when it fails (commandFailed). Callers fall back on undefined.
    */
   attempt<T>(command: (client: Redis) => Promise<T>): Promise<T | undefined>;
+  /** Tags what the service writes and checks it on read: a value it did not write is a miss (redis-values.ts). */
+  readonly values: RedisValues;
   close(): Promise<void>;
 }
 
 export interface RedisOptions {
   /** A command slower than this counts as failed, so that a stalled Redis never holds a request. */
   commandTimeoutMs: number;
+  /** The fleet's tags of its values (REDIS_VALUE_KEY, else PARTNER_APP_KEY). */
+  values: RedisValues;
+  /** For a rediss:// URL: the CAs its certificate is checked against (REDIS_TLS_CA_FILE); Node's own when null. */
+  tlsCa?: string | null;
 }
 
 /**
@@ -35,7 +42,7 @@ export interface RedisOptions {
 export const REDIS_COMMAND_TIMED_OUT = /timed out/i;
 
 /** Connects in the background; the URL (which may hold a password) is never logged. */
-export function connectRedis(url: string, logger: Logger, { commandTimeoutMs }: RedisOptions): SharedRedis {
+export function connectRedis(url: string, logger: Logger, { commandTimeoutMs, values, tlsCa = null }: RedisOptions): SharedRedis {
   /** The connection's own state (ioredis 'ready'), and whether its last command was answered in time. */
   let ready = false;
   let answering = true;
@@ -58,6 +65,8 @@ export function connectRedis(url: string, logger: Logger, { commandTimeoutMs }: 
       connectTimeout: REDIS_CONNECT_TIMEOUT_MS,
       maxRetriesPerRequest: 0,
       retryStrategy: (attempt) => Math.min(attempt * REDIS_RECONNECT_STEP_MS, REDIS_MAX_RECONNECT_DELAY_MS),
+      // As ioredis documents TLS: rediss:// turns it on, `tls` options (node:tls) such as the CA go beside it.
+      ...(tlsCa !== null && url.startsWith('rediss:') ? { tls: { ca: tlsCa } } : {}),
     });
     connection.on('ready', () => {
       ready = true;
@@ -109,6 +118,7 @@ export function connectRedis(url: string, logger: Logger, { commandTimeoutMs }: 
       return isUp();
     },
     commandFailed,
+    values,
     async attempt(command) {
       if (!isUp()) return undefined;
       try {

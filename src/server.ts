@@ -4,7 +4,7 @@ import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import type { GraphQLSchema } from 'graphql';
 import { createYoga, type YogaServerInstance } from 'graphql-yoga';
 import type { Logger } from 'pino';
-import type { Config } from './config.js';
+import { ConfigError, type Config } from './config.js';
 import { createContextFactory, type TradegraphContext } from './context.js';
 import { graphiqlOptions } from './graphiql.js';
 import { helpText } from './http/help.js';
@@ -23,6 +23,7 @@ import { maskedErrorsOf } from './plugins/error-codes.js';
 import { tradegraphPlugins } from './plugins/index.js';
 import { prepareTrustedDocuments, type TrustedDocuments } from './plugins/trusted-documents.js';
 import { connectRedis, warnIfEvicting, type SharedRedis } from './redis.js';
+import { redisValues, type RedisValues } from './redis-values.js';
 import { buildSchema } from './schema.js';
 import { READINESS_CACHE_MS, READINESS_TIMEOUT_MS } from './tunables.js';
 
@@ -66,7 +67,8 @@ export function createTradegraph({ config, logger, graphiqlHeaders = {}, schema 
   const metrics = createMetrics();
   // The app-key too: a client header that carried it would put it in every log line and series.
   const clients = createClientIdentities({ maxNames: config.clientNamesMax, secrets: config.partnerAppKey ? [config.partnerAppKey] : [] });
-  const redis = config.redisUrl === null ? null : connectRedis(config.redisUrl, logger, { commandTimeoutMs: config.redisCommandTimeoutMs });
+  const redisOptions = () => ({ commandTimeoutMs: config.redisCommandTimeoutMs, values: redisValuesOf(config, metrics), tlsCa: config.redisTlsCa });
+  const redis = config.redisUrl === null ? null : connectRedis(config.redisUrl, logger, redisOptions());
   const partner = createPartnerApi(config, logger, metrics, redis);
   if (redis) metrics.watchRedis(() => redis.up);
   // The counts must outlive a full Redis: a policy that evicts them is said at once.
@@ -75,7 +77,7 @@ export function createTradegraph({ config, logger, graphiqlHeaders = {}, schema 
   const ownCacheRedis =
     config.responseCacheRedisUrl === null
       ? null
-      : connectRedis(config.responseCacheRedisUrl, logger.child({ redis: 'RESPONSE_CACHE_REDIS_URL' }), { commandTimeoutMs: config.redisCommandTimeoutMs });
+      : connectRedis(config.responseCacheRedisUrl, logger.child({ redis: 'RESPONSE_CACHE_REDIS_URL' }), redisOptions());
   if (ownCacheRedis) metrics.watchResponseCacheRedis(() => ownCacheRedis.up);
   const cacheRedis = ownCacheRedis ?? redis;
   // Filled from the manifest once Yoga's pipeline exists (below).
@@ -168,6 +170,16 @@ export function partnerClientOptions(config: Config): Omit<PartnerApiOptions, 'b
     connectionWaitMs: config.upstreamConnectionWaitMs,
     connectionsPerDomain: config.upstreamConnectionsPerDomain,
   };
+}
+
+/**
+ * The tags of what the service writes in Redis, from the secret every replica shares:
+ * REDIS_VALUE_KEY, else the partner app-key (config.ts refuses Redis with neither).
+ */
+function redisValuesOf(config: ServiceConfig, metrics: TradegraphMetrics): RedisValues {
+  const secret = config.redisValueKey ?? config.partnerAppKey;
+  if (secret === null) throw ConfigError.of('REDIS_VALUE_KEY', 'is required with Redis when PARTNER_APP_KEY is unset');
+  return redisValues(secret, (store) => metrics.countRedisValueRejected(store));
 }
 
 /** The partner clients; metrics, logs and tracing listen to the calls they make. */

@@ -2,6 +2,7 @@
 // per service (tests run several services in one process). Metric objects are made once, at start.
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
 import type { PartnerCallEvent, PartnerCallObserver } from '../partner/index.js';
+import { REDIS_VALUE_STORES, type RedisValueStore } from '../redis-values.js';
 import { boundedLabel } from './bounded-label.js';
 
 /**
@@ -51,6 +52,8 @@ export interface TradegraphMetrics {
   countResponseCacheLookup(result: 'hit' | 'miss' | 'stale'): void;
   /** Counts one request refused RATE_LIMITED by the service's rate limit, by the budget that refused it. */
   countRateLimitRefusal(budget: RateLimitBudget): void;
+  /** Counts one value read from Redis without a valid tag of this service (a miss), by the store that read it. */
+  countRedisValueRejected(store: RedisValueStore): void;
   /** Reads the GraphQL requests admitted and not yet answered (MAX_OPERATIONS_IN_FLIGHT's count) at scrape time. */
   watchOperationsInFlight(read: () => number): void;
   /** Counts an answer cut because its client stopped reading it (HTTP_WRITE_TIMEOUT_MS). */
@@ -101,6 +104,13 @@ export function createMetrics(): TradegraphMetrics {
   // Each series made at 0 from the start: increase() sees the first refusal of a series only if
   // the series was there before it.
   for (const budget of RATE_LIMIT_BUDGETS) rateLimitRefusals.inc({ budget }, 0);
+  const redisValuesRejected = new Counter({
+    name: 'tradegraph_redis_values_rejected_total',
+    help: "Values read from Redis without a valid tag of this service (planted, copied from another key, or written under another REDIS_VALUE_KEY), each treated as a miss, by store: 'response_cache', 'accepted_credentials'.",
+    labelNames: ['store'] as const,
+    registers: [registry],
+  });
+  for (const store of REDIS_VALUE_STORES) redisValuesRejected.inc({ store }, 0);
 
   return {
     registry,
@@ -135,6 +145,9 @@ export function createMetrics(): TradegraphMetrics {
     },
     countResponseCacheLookup(result) {
       responseCacheLookups.inc({ result });
+    },
+    countRedisValueRejected(store) {
+      redisValuesRejected.inc({ store });
     },
     countRateLimitRefusal(budget) {
       rateLimitRefusals.inc({ budget });

@@ -3,7 +3,8 @@
 // own for listing fees, which spend the merchant's key) only once the partner has answered a read
 // made with it; before that, every made-up token is one and the same unproven caller. With Redis
 // the record is the fleet's: each acceptance is written there too (the digest, with the same time
-// to live), so that a new replica knows the callers the others know.
+// to live, and when it ends, tagged as the fleet's own: redis-values.ts), so that a new replica knows
+// the callers the others know, and no value another writer planted makes a token accepted.
 
 import { LRUCache } from 'lru-cache';
 import type { SharedRedis } from '../redis.js';
@@ -52,7 +53,11 @@ export class AcceptedCredentials {
     const share = this.redis !== null && (sharedAt === undefined || now - sharedAt > this.ttlMs * REFRESH_SHARE);
     this.accepted.set(digest, share ? now : (sharedAt ?? now));
     // Sharing is best effort: while Redis is away each replica keeps its own record.
-    if (share) void this.redis!.attempt((client) => client.set(REDIS_KEY_PREFIX + digest, '1', 'PX', this.ttlMs));
+    if (share) {
+      const key = REDIS_KEY_PREFIX + digest;
+      const value = this.redis!.values.seal(key, String(now + this.ttlMs));
+      void this.redis!.attempt((client) => client.set(key, value, 'PX', this.ttlMs));
+    }
   }
 
   /** Whether this replica knows the credential as accepted (its own record only). */
@@ -77,9 +82,20 @@ export class AcceptedCredentials {
     return asked;
   }
 
+  /**
+   * Reads the fleet's record of a digest: the value holds when its acceptance ends, tagged; a value
+   * without a valid tag for its key is no evidence (a miss, counted). The end is read from the
+   * writer's clock: replicas' clocks are assumed to agree to well within the time to live.
+   */
   private async lookUp(redis: SharedRedis, digest: CredentialDigest): Promise<boolean> {
-    const remainingMs = await redis.attempt((client) => client.pttl(REDIS_KEY_PREFIX + digest));
-    if (remainingMs === undefined || remainingMs <= 0) return false;
+    const key = REDIS_KEY_PREFIX + digest;
+    const stored = await redis.attempt((client) => client.get(key));
+    if (stored === undefined || stored === null) return false;
+    const endsAt = redis.values.open(key, stored, 'accepted_credentials');
+    if (endsAt === undefined || !/^\d{1,16}$/.test(endsAt)) return false;
+    // Never longer than one acceptance lasts, whatever the writer's clock said.
+    const remainingMs = Math.min(Number(endsAt) - Date.now(), this.ttlMs);
+    if (remainingMs <= 0) return false;
     // As if written when its time to live in Redis began: it is written again as that runs out.
     this.accepted.set(digest, Date.now() - Math.max(0, this.ttlMs - remainingMs), { ttl: remainingMs });
     return true;

@@ -14,6 +14,7 @@ import { credentialKeyOf } from '../credentials.js';
 import { ErrorCode } from '../errors.js';
 import { isAsyncIterable } from '../observability/operation-results.js';
 import type { SharedRedis } from '../redis.js';
+import { REDIS_VALUE_TAG_BYTES } from '../redis-values.js';
 import { createInProcessStore, type InProcessStore, type ResponseStore, type StaleAnswer } from './response-cache-store.js';
 
 export interface ResponseCacheOptions {
@@ -243,11 +244,13 @@ interface RedisStoreOptions {
  * Redis cache, whose write goes through a pipeline that resolves without an error past the command
  * deadline: a write to a hung Redis then never marked it down.
  *
- * What Redis holds is data, not trusted: a value is read only up to the entry cap (GETRANGE), and
- * one that is not an envelope this store writes, or is over the cap, is a miss, logged once and
- * deleted. The ETag and Last-Modified of a hit are made here, from the key and the envelope.
+ * What Redis holds is data, not trusted: a value is read only up to the entry cap and its tag
+ * (GETRANGE), and one without this fleet's tag for its key (redis-values.ts), not an envelope this
+ * store writes, or over the cap, is a miss, logged once and deleted. The ETag and Last-Modified of a
+ * hit are made here, from the key and the envelope.
  */
 function resilientStore(redis: SharedRedis, { maxEntryBytes, staleIfErrorMs, logger }: RedisStoreOptions): ResponseStore {
+  const maxStoredBytes = maxEntryBytes + REDIS_VALUE_TAG_BYTES;
   const dropping = new Set<string>();
   const drop = (id: string, reason: string): undefined => {
     if (dropping.has(id)) return undefined;
@@ -259,8 +262,8 @@ function resilientStore(redis: SharedRedis, { maxEntryBytes, staleIfErrorMs, log
   const read = async (id: string): Promise<RedisEnvelope | undefined> => {
     const value = await redis.attempt(async (client) => {
       try {
-        // One byte past the cap tells a value over it, without reading all of it.
-        return await client.getrangeBuffer(REDIS_KEY_PREFIX + id, 0, maxEntryBytes);
+        // One byte past the cap (and the tag) tells a value over it, without reading all of it.
+        return await client.getrangeBuffer(REDIS_KEY_PREFIX + id, 0, maxStoredBytes);
       } catch (error) {
         if (error instanceof Error && error.message.startsWith('WRONGTYPE')) return WRONG_TYPE;
         throw error;
@@ -269,8 +272,10 @@ function resilientStore(redis: SharedRedis, { maxEntryBytes, staleIfErrorMs, log
     if (value === undefined) return undefined;
     if (value === WRONG_TYPE) return drop(id, 'not a string');
     if (value.length === 0) return undefined;
-    if (value.length > maxEntryBytes) return drop(id, 'over RESPONSE_CACHE_MAX_ENTRY_BYTES');
-    const envelope = envelopeOf(value.toString('utf8'));
+    if (value.length > maxStoredBytes) return drop(id, 'over RESPONSE_CACHE_MAX_ENTRY_BYTES');
+    const text = redis.values.open(REDIS_KEY_PREFIX + id, value.toString('utf8'), 'response_cache');
+    if (text === undefined) return drop(id, 'no valid tag of this fleet for its key (REDIS_VALUE_KEY, else PARTNER_APP_KEY)');
+    const envelope = envelopeOf(text);
     return typeof envelope === 'string' ? drop(id, envelope) : envelope;
   };
   return {
@@ -285,7 +290,7 @@ function resilientStore(redis: SharedRedis, { maxEntryBytes, staleIfErrorMs, log
       const text = JSON.stringify(envelope);
       if (Buffer.byteLength(text) > maxEntryBytes) return;
       // Dropped when it fails: the next read of this answer goes upstream again.
-      await redis.attempt((client) => client.set(REDIS_KEY_PREFIX + id, text, 'PX', ttl + staleIfErrorMs));
+      await redis.attempt((client) => client.set(REDIS_KEY_PREFIX + id, redis.values.seal(REDIS_KEY_PREFIX + id, text), 'PX', ttl + staleIfErrorMs));
     },
     invalidate: () => undefined,
     staleIfError: async (id) => {

@@ -4,6 +4,7 @@
 // and faults by percentage as Envoy's fault filter takes them: SIMULATOR_FAULT_ABORT_PERCENT with
 // SIMULATOR_FAULT_ABORT_STATUS (a status, or `reset`), SIMULATOR_FAULT_DELAY_PERCENT with
 // SIMULATOR_FAULT_DELAY_MS, or any list of faults as JSON in SIMULATOR_FAULTS.
+// SIMULATOR_ADMIN_ROUTES=true opens /__simulator/calls, /configure and /reset (the bench drives it so).
 import { startSimulator, type Fault } from './server.js';
 
 const env = process.env;
@@ -28,6 +29,7 @@ const simulator = await startSimulator({
   latencyMs: Number(env.SIMULATOR_LATENCY_MS ?? 0),
   listingFeeLatencyMs: Number(env.SIMULATOR_LISTING_FEE_LATENCY_MS ?? 0),
   faults: faultsFromEnv(),
+  adminRoutes: env.SIMULATOR_ADMIN_ROUTES === 'true',
 });
 process.stdout.write(`partner simulator listening on ${simulator.url}\n`);
 // Every signal is heard, once: Ctrl-C under npm arrives twice (the terminal's and npm's forward).

@@ -3,7 +3,10 @@
 // startAssetId is inclusive, a cap on count), injectable latency and faults, and call records.
 // Faults come as Envoy's fault filter brings them: set through the API by rate, or asked for by a
 // request's headers (x-fault-abort, x-fault-delay-ms, x-fault-body; docs/simulator.md).
+// The call records hold fingerprints of the secrets a call carried, never the secrets, and the
+// admin routes over HTTP answer only when the one who started it asked for them (adminRoutes).
 // Imported only by the entry point and by tests.
+import { createHmac, randomBytes } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -79,9 +82,12 @@ export interface CallRecord {
   operation: SimulatedOperation | 'unknown';
   method: string;
   path: string;
-  /** Query parameters as received (tests check the token forwarding from here). */
+  /**
+   * Query parameters as received, but the secrets (`access_token`, `app-key`) as their fingerprint
+   * (PartnerSimulator.fingerprint): tests check the token forwarding from here.
+   */
   query: Record<string, string>;
-  /** The app-key header and query parameter as received. */
+  /** The fingerprints of the app-key header and query parameter as received. */
   appKeyHeader: string | null;
   appKeyQuery: string | null;
   requestId: string | null;
@@ -91,6 +97,19 @@ export interface CallRecord {
 }
 
 const MAX_RECORDS = 10_000;
+
+/**
+ * The largest request body the simulator reads, on every route: a listing-fee call of
+ * LISTING_FEE_BATCH_MAX's most (1000 entries) is under 100 KB. A larger one, declared or streamed,
+ * is answered 413 and never kept.
+ */
+export const SIMULATOR_MAX_BODY_BYTES = 256 * 1024;
+
+/** How long a refused body is still read and dropped after its 413, so that its client sees the answer rather than a reset. */
+const LINGER_MS = 2_000;
+
+/** The query parameters that carry a secret (partner-api.md: the user's token, the merchant key). */
+const SECRET_PARAMETERS = ['access_token', 'app-key'];
 
 export const DEFAULT_SETTINGS: SimulatorSettings = {
   startInclusive: false,
@@ -107,12 +126,16 @@ export class PartnerSimulator {
   readonly calls: CallRecord[] = [];
   settings: SimulatorSettings;
   private randomState = 1;
+  /** The key of this simulator's fingerprints: made at start, known to nothing outside the process. */
+  private readonly fingerprintKey = randomBytes(32);
   /** While set, listing-fee calls are received and recorded but not answered (holdListingFees). */
   private listingFeeHold: { released: Promise<void>; release: () => void } | null = null;
 
   constructor(
     private readonly server: Server,
     settings: Partial<SimulatorSettings> = {},
+    /** Whether /__simulator/calls, /configure and /reset answer over HTTP (404 otherwise). */
+    readonly adminRoutes = false,
   ) {
     this.settings = { ...DEFAULT_SETTINGS, ...settings, faults: [...(settings.faults ?? [])] };
   }
@@ -120,6 +143,15 @@ export class PartnerSimulator {
   get url(): string {
     const { port } = this.server.address() as AddressInfo;
     return `http://127.0.0.1:${port}`;
+  }
+
+  /**
+   * What a call record holds in place of a secret: an HMAC-SHA256 of it under this simulator's own
+   * random key, so that a test in the process can match the token a call carried, while the record
+   * (and /__simulator/calls) gives no one the secret, nor a digest to test guesses against.
+   */
+  fingerprint(secret: string): string {
+    return `hmac-sha256:${createHmac('sha256', this.fingerprintKey).update(secret).digest('hex').slice(0, 32)}`;
   }
 
   configure(settings: Partial<SimulatorSettings>): void {
@@ -228,14 +260,20 @@ export class PartnerSimulator {
 export interface StartSimulatorOptions extends Partial<SimulatorSettings> {
   port?: number;
   host?: string;
+  /**
+   * Opens the admin routes over HTTP (/__simulator/calls, /configure, /reset); off by default, as
+   * they let any local process reconfigure the simulator. Tests drive it through its object.
+   */
+  adminRoutes?: boolean;
 }
 
 export async function startSimulator(options: StartSimulatorOptions = {}): Promise<PartnerSimulator> {
-  const { port = 0, host = '127.0.0.1', ...settings } = options;
+  const { port = 0, host = '127.0.0.1', adminRoutes = false, ...settings } = options;
   const server = createServer({ keepAlive: true });
-  const simulator = new PartnerSimulator(server, settings);
+  const simulator = new PartnerSimulator(server, settings, adminRoutes);
   server.on('request', (req, res) => {
     handle(simulator, req, res).catch((error: unknown) => {
+      if (error instanceof BodyTooLarge) return refuseBody(req, res);
       if (!res.headersSent) send(res, 500, 'text/plain', `simulator failure: ${String(error)}`);
       else res.destroy();
     });
@@ -252,7 +290,10 @@ const CALCULATE_PATH = '/merchant/sale/v1/calculate';
 
 async function handle(simulator: PartnerSimulator, req: IncomingMessage, res: ServerResponse): Promise<void> {
   const url = new URL(req.url ?? '/', 'http://simulator');
-  if (url.pathname.startsWith('/__simulator/')) return handleAdmin(simulator, url.pathname, req, res);
+  if (url.pathname.startsWith('/__simulator/')) {
+    if (!simulator.adminRoutes) return refuseAdmin(req, res);
+    return handleAdmin(simulator, url.pathname, req, res);
+  }
 
   const inventoryMatch = req.method === 'GET' ? INVENTORY_PATH.exec(url.pathname) : null;
   const operation: CallRecord['operation'] = inventoryMatch
@@ -260,13 +301,16 @@ async function handle(simulator: PartnerSimulator, req: IncomingMessage, res: Se
     : req.method === 'POST' && url.pathname === CALCULATE_PATH
       ? 'calculateListingFee'
       : 'unknown';
+  const query = Object.fromEntries(url.searchParams);
+  const appKey = header(req, 'app-key') ?? url.searchParams.get('app-key');
+  const hidden = (value: string | null) => (value === null ? null : simulator.fingerprint(value));
   const record: CallRecord = {
     operation,
     method: req.method ?? 'GET',
     path: url.pathname,
-    query: Object.fromEntries(url.searchParams),
-    appKeyHeader: header(req, 'app-key'),
-    appKeyQuery: url.searchParams.get('app-key'),
+    query: Object.fromEntries(Object.entries(query).map(([name, value]) => [name, SECRET_PARAMETERS.includes(name) ? simulator.fingerprint(value) : value])),
+    appKeyHeader: hidden(header(req, 'app-key')),
+    appKeyQuery: hidden(url.searchParams.get('app-key')),
     requestId: header(req, 'x-request-id'),
   };
   simulator.record(record);
@@ -283,13 +327,15 @@ async function handle(simulator: PartnerSimulator, req: IncomingMessage, res: Se
   const fault = simulator.headerFault(req) ?? simulator.takeFault(operation, platformId);
   if (fault) {
     record.fault = fault.kind;
-    if (await answerFault(fault, operation, res, record, req.url ?? '')) return;
+    // What careless gateways echo: the call's secrets as received, which the facade must redact.
+    const received = `${new URLSearchParams(query).toString()} app-key=${appKey ?? ''}`;
+    if (await answerFault(fault, operation, res, received, req.url ?? '')) return;
   }
 
   if (operation === 'readInventory') {
     return answerInventory(simulator, platformId!, inventoryMatch![2]!, url.searchParams, res, fault?.kind);
   }
-  return answerCalculate(simulator, record, body, res, fault?.kind);
+  return answerCalculate(simulator, record, appKey, body, res, fault?.kind);
 }
 
 function answerInventory(
@@ -344,12 +390,12 @@ function answerInventory(
 function answerCalculate(
   simulator: PartnerSimulator,
   record: CallRecord,
+  appKey: string | null,
   body: string,
   res: ServerResponse,
   fault: FaultKind | undefined,
 ): void {
-  const key = record.appKeyHeader ?? record.appKeyQuery;
-  if (key !== simulator.settings.appKey) {
+  if (appKey !== simulator.settings.appKey) {
     return envelope(res, { success: false, data: null, errorCode: 40_101, errorMsg: 'app-key invalid', errorCodeStr: 'APP_KEY_INVALID', errorData: null });
   }
   let dataList: unknown;
@@ -388,7 +434,7 @@ async function answerFault(
   fault: Fault,
   operation: SimulatedOperation,
   res: ServerResponse,
-  call: CallRecord,
+  received: string,
   requestUrl: string,
 ): Promise<boolean> {
   switch (fault.kind) {
@@ -444,7 +490,6 @@ async function answerFault(
       send(res, 200, 'application/json', '{"success":true,"data":{"total":3,"list":[{"assetId":"1"');
       return true;
     case 'envelope-error': {
-      const received = `${new URLSearchParams(call.query).toString()} app-key=${call.appKeyHeader ?? call.appKeyQuery ?? ''}`;
       envelope(res, {
         success: false,
         data: null,
@@ -525,8 +570,52 @@ function header(req: IncomingMessage, name: string): string | null {
   return Array.isArray(value) ? (value[0] ?? null) : (value ?? null);
 }
 
+/** A body over SIMULATOR_MAX_BODY_BYTES: answered 413 (refuseBody). */
+class BodyTooLarge extends Error {}
+
+/**
+ * Reads a request's body up to SIMULATOR_MAX_BODY_BYTES; throws BodyTooLarge, with the rest
+ * unread, for a body declared larger or streamed past it.
+ */
 async function readBody(req: IncomingMessage): Promise<string> {
+  const declared = Number(req.headers['content-length']);
+  if (Number.isFinite(declared) && declared > SIMULATOR_MAX_BODY_BYTES) throw new BodyTooLarge();
   const chunks: Buffer[] = [];
-  for await (const chunk of req) chunks.push(chunk as Buffer);
+  let size = 0;
+  // Not destroyed on the way out: refuseBody still answers on its connection.
+  for await (const chunk of req.iterator({ destroyOnReturn: false })) {
+    size += (chunk as Buffer).length;
+    if (size > SIMULATOR_MAX_BODY_BYTES) throw new BodyTooLarge();
+    chunks.push(chunk as Buffer);
+  }
   return Buffer.concat(chunks).toString('utf8');
+}
+
+/**
+ * Answers 413 while the client may still be sending: the answer goes out now, the rest of the
+ * body is read and dropped for LINGER_MS at most (closing with bytes unread would reset the
+ * connection before the client reads the answer), then the connection closes.
+ */
+function refuseBody(req: IncomingMessage, res: ServerResponse): void {
+  const text = `request body over ${SIMULATOR_MAX_BODY_BYTES} bytes`;
+  res.writeHead(413, { 'content-type': 'text/plain; charset=utf-8', 'content-length': Buffer.byteLength(text), connection: 'close' });
+  res.write(text);
+  const finish = () => {
+    clearTimeout(lingering);
+    if (!res.writableEnded) res.end();
+  };
+  const lingering = setTimeout(() => {
+    finish();
+    req.destroy();
+  }, LINGER_MS);
+  req.once('end', finish);
+  req.once('error', finish);
+  res.once('close', () => clearTimeout(lingering));
+  req.resume();
+}
+
+/** An admin route of a simulator started without them: as if there were none, its body read within the cap. */
+async function refuseAdmin(req: IncomingMessage, res: ServerResponse): Promise<void> {
+  await readBody(req);
+  send(res, 404, 'text/plain', 'not found');
 }

@@ -150,7 +150,7 @@ export async function startSimulatorProcess(cwd: string, latencyMs = 0): Promise
     cwd,
     script: 'src/simulator/main.ts',
     port,
-    env: { SIMULATOR_PORT: String(port), SIMULATOR_LATENCY_MS: String(latencyMs) },
+    env: { SIMULATOR_PORT: String(port), SIMULATOR_LATENCY_MS: String(latencyMs), SIMULATOR_ADMIN_ROUTES: 'true' },
     readyPath: '/__simulator/calls',
   });
 }

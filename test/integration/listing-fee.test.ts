@@ -145,7 +145,7 @@ describe('the merchant key', () => {
     );
     expectNoGraphQLErrors(result);
     const [call] = feeCalls();
-    expect(call!.appKeyHeader).toBe(DEMO_APP_KEY);
+    expect(call!.appKeyHeader).toBe(kit().simulator.fingerprint(DEMO_APP_KEY));
     expect(call!.appKeyQuery).toBeNull();
   });
 

@@ -1,8 +1,9 @@
 // What Redis holds is data, not trusted code. With the response cache in a real redis-server, a
 // cached answer's key overwritten with a value this service did not write (not JSON, a number, an
-// array, an empty object, planted errors, a wrong Redis type) or one over the entry cap (30 MB) is a
-// miss: the read gets the partner's answer (never a 500, never the planted body), the value is
-// logged once and deleted, and the fresh answer takes its place. And rate-limit counters survive
+// array, an empty object, planted errors, a wrong Redis type, a well-formed envelope without this
+// fleet's tag, one tagged under another secret, another key's tagged answer) or one over the entry
+// cap (30 MB) is a miss: the read gets the partner's answer (never a 500, never the planted body),
+// the value is logged once, counted and deleted, and the fresh answer takes its place. And rate-limit counters survive
 // the eviction policy docs/response-cache.md recommends: the counts in a Redis of their own with
 // noeviction (REDIS_URL), the answers in another that evicts (RESPONSE_CACHE_REDIS_URL), both at
 // maxmemory 4mb, other callers' answers filling the cache's; and a counts' Redis that may evict is
@@ -11,6 +12,8 @@ import { print } from 'graphql';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { REDIS_KEY_PREFIX } from '../../src/plugins/response-cache.js';
+import { REDIS_VALUE_TAG_BYTES, redisValues } from '../../src/redis-values.js';
+import { DEMO_APP_KEY } from '../../src/simulator/data.js';
 import { operationCost } from '../../src/cost/price.js';
 import { buildSchema } from '../../src/schema.js';
 import { platformIdWithSize } from '../../src/simulator/data.js';
@@ -56,7 +59,20 @@ describe('a cached answer in Redis overwritten with a value this service did not
   const dropLines = (key: string) =>
     kit.logs.map((line) => JSON.parse(line) as { msg: string; key?: string; level: number }).filter((line) => line.key === key && line.level === 40);
 
+  const wellFormed = () => JSON.stringify({ v: 1, at: Date.now(), ttl: TTL_MS, data: { inventory: { id: 'x', totalCount: 666 } } });
+  /** The tagged answer the service stored for another inventory (size 59), as another key's value. */
+  const anotherKeysAnswer = async () => {
+    const other = await read(59);
+    return (await client.get(REDIS_KEY_PREFIX + other.etag!))!;
+  };
+  const rejectedCount = async () =>
+    Number(/^tradegraph_redis_values_rejected_total\{store="response_cache"\} (\d+)$/m.exec(await (await fetch(`${kit.url}/metrics`)).text())?.[1]);
   const planted: [string, (key: string) => Promise<unknown>][] = [
+    // What a writer without the fleet's secret makes of the answer format: the fleet's tag is missing, or made under another secret.
+    ['a well-formed envelope without a tag', (key) => client.set(key, wellFormed())],
+    ['a well-formed envelope tagged under another secret', (key) => client.set(key, redisValues(`not ${DEMO_APP_KEY}`).seal(key, wellFormed()))],
+    ['a well-formed envelope tagged with the tag of another value', async (key) => client.set(key, (await anotherKeysAnswer()).slice(0, REDIS_VALUE_TAG_BYTES) + wellFormed())],
+    ["another key's tagged answer, copied", async (key) => client.set(key, await anotherKeysAnswer())],
     ['not json', (key) => client.set(key, 'not json')],
     ['42', (key) => client.set(key, '42')],
     ['[1,2]', (key) => client.set(key, '[1,2]')],
@@ -71,7 +87,7 @@ describe('a cached answer in Redis overwritten with a value this service did not
 
   it.each(planted.map(([name, plant], index) => ({ name, plant, size: 60 + index })))(
     'answers $name as a miss: the partner answer, the value logged once and deleted',
-    async ({ plant, size }) => {
+    async ({ name, plant, size }) => {
       const first = await read(size);
       expect(first.status).toBe(200);
       expect(first.etag).toMatch(/^[0-9a-f]{64}$/);
@@ -79,6 +95,7 @@ describe('a cached answer in Redis overwritten with a value this service did not
       expect(await client.exists(key)).toBe(1);
       await plant(key);
       const calls = kit.simulator.callsOf('readInventory').length;
+      const rejected = await rejectedCount();
 
       const again = await read(size);
       expect(again.status).toBe(200);
@@ -88,9 +105,11 @@ describe('a cached answer in Redis overwritten with a value this service did not
       const third = await read(size);
       expect(third.body).toEqual({ data: first.body.data, extensions: { responseCache: { hit: true }, cost: expect.any(Object) } });
       expect(kit.simulator.callsOf('readInventory').length).toBe(calls + 1);
-      expect(JSON.parse((await client.get(key))!)).toMatchObject({ v: 1, ttl: TTL_MS, data: first.body.data });
+      expect(JSON.parse((await client.get(key))!.slice(REDIS_VALUE_TAG_BYTES))).toMatchObject({ v: 1, ttl: TTL_MS, data: first.body.data });
       expect(dropLines(key)).toHaveLength(1);
       expect(dropLines(key)[0]!.msg).toMatch(/a Redis value that is not an answer of this service is dropped/);
+      // Counted once, when its tag is read: a value of another type or over the cap is dropped before.
+      expect(await rejectedCount()).toBe(rejected + (['a hash, not a string', 'a 30 MB value'].includes(name) ? 0 : 1));
     },
   );
 });

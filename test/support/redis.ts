@@ -1,11 +1,15 @@
 // A real Debian redis-server for the tests that share state through Redis: one per test file, on a
-// free loopback port, without persistence, stopped (and restartable on the same port) or hung at will.
+// free loopback port, without persistence, stopped (and restartable on the same port) or hung at will;
+// on request over TLS only (certificates made at start with the openssl CLI) and with an ACL user.
 // When the package is missing and the tests run as root, it is installed with apt-get, as Chromium is.
-import { spawn, type ChildProcess } from 'node:child_process';
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import getPort from 'get-port';
-import { Redis } from 'ioredis';
+import { Redis, type RedisOptions } from 'ioredis';
 import { expect, vi } from 'vitest';
 import { findRedisServer } from '../../src/federation/redis-server.js';
 
@@ -36,15 +40,63 @@ export interface RedisServer {
   commandCalls(command: string): Promise<number>;
   /** Every key and value it holds (strings and sets), for the secret checks. */
   dump(): Promise<{ key: string; value: string }[]>;
+  /** Sends one command on a connection of the helper's own (as the admin user, with an ACL user). */
+  admin(...args: string[]): Promise<unknown>;
+  /** The CA that signed its certificate (PEM file), with `tls`; null without. */
+  caFile: string | null;
 }
 
-export async function startRedisServer(): Promise<RedisServer> {
+export interface RedisServerOptions {
+  /**
+   * Serves TLS only, with a certificate for 127.0.0.1 signed by a CA made for this server (the
+   * `openssl` CLI, in a temporary folder): `caFile` is that CA's PEM, `url` a rediss:// one.
+   */
+  tls?: boolean;
+  /**
+   * An ACL user of its own (`url` names it with its password) allowed only the `tradegraph:*` keys
+   * and the commands `acl` lists; the default user is off, and the helper's own commands go
+   * through an admin user.
+   */
+  user?: { name: string; password: string; acl: string[] };
+}
+
+/** A CA and a certificate for 127.0.0.1 signed by it, made with the openssl CLI. */
+function makeCertificates(): { dir: string; caFile: string; certFile: string; keyFile: string } {
+  const dir = mkdtempSync(join(tmpdir(), 'tradegraph-redis-tls-'));
+  const at = (name: string) => join(dir, name);
+  const ec = ['-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:prime256v1', '-nodes'];
+  const openssl = (...args: string[]) => execFileSync('openssl', args, { stdio: 'ignore' });
+  openssl('req', '-x509', ...ec, '-keyout', at('ca.key'), '-out', at('ca.pem'), '-days', '1', '-subj', '/CN=tradegraph test CA');
+  openssl('req', ...ec, '-keyout', at('server.key'), '-out', at('server.csr'), '-subj', '/CN=127.0.0.1');
+  writeFileSync(at('san.cnf'), 'subjectAltName=IP:127.0.0.1\n');
+  openssl('x509', '-req', '-in', at('server.csr'), '-CA', at('ca.pem'), '-CAkey', at('ca.key'), '-CAcreateserial', '-out', at('server.pem'), '-days', '1', '-extfile', at('san.cnf'));
+  return { dir, caFile: at('ca.pem'), certFile: at('server.pem'), keyFile: at('server.key') };
+}
+
+const ADMIN = { name: 'test-admin', password: 'test-admin-password' };
+
+export async function startRedisServer(options: RedisServerOptions = {}): Promise<RedisServer> {
   const binary = ensureRedisServer();
   const port = await getPort({ host: '127.0.0.1' });
   let child: ChildProcess | null = null;
+  const certificates = options.tls ? makeCertificates() : null;
+  const listening = certificates
+    ? ['--port', '0', '--tls-port', String(port), '--tls-cert-file', certificates.certFile, '--tls-key-file', certificates.keyFile, '--tls-ca-cert-file', certificates.caFile, '--tls-auth-clients', 'no']
+    : ['--port', String(port)];
+  const users = options.user
+    ? ['--user', 'default', 'off', '--user', ADMIN.name, 'on', `>${ADMIN.password}`, '~*', '&*', '+@all', '--user', options.user.name, 'on', `>${options.user.password}`, 'resetkeys', '~tradegraph:*', '-@all', ...options.user.acl]
+    : [];
+  /** How the helper's own connections reach it. */
+  const connection: RedisOptions = {
+    port,
+    host: '127.0.0.1',
+    ...(certificates ? { tls: { ca: readFileSync(certificates.caFile) } } : {}),
+    ...(options.user ? { username: ADMIN.name, password: ADMIN.password } : {}),
+  };
+  const credentials = options.user ? `${encodeURIComponent(options.user.name)}:${encodeURIComponent(options.user.password)}@` : '';
 
   const start = async () => {
-    const started = spawn(binary, ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'], {
+    const started = spawn(binary, [...listening, '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', ...users], {
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     child = started;
@@ -69,15 +121,19 @@ export async function startRedisServer(): Promise<RedisServer> {
 
   return {
     port,
-    url: `redis://127.0.0.1:${port}`,
+    url: `${certificates ? 'rediss' : 'redis'}://${credentials}127.0.0.1:${port}`,
+    caFile: certificates?.caFile ?? null,
     start,
-    stop,
+    async stop() {
+      await stop();
+      if (certificates) rmSync(certificates.dir, { recursive: true, force: true });
+    },
     pause: () => void child?.kill('SIGSTOP'),
     resume: () => void child?.kill('SIGCONT'),
-    pauseWrites: () => adminCommand(port, 'PAUSE', String(WRITE_PAUSE_MS), 'WRITE'),
-    unpauseWrites: () => adminCommand(port, 'UNPAUSE'),
+    pauseWrites: () => adminCommand(connection, 'PAUSE', String(WRITE_PAUSE_MS), 'WRITE'),
+    unpauseWrites: () => adminCommand(connection, 'UNPAUSE'),
     async commandCalls(command) {
-      const client = new Redis(port, '127.0.0.1');
+      const client = new Redis(connection);
       try {
         const stats = await client.info('commandstats');
         return Number(new RegExp(`^cmdstat_${command}:calls=(\\d+)`, 'm').exec(stats)?.[1] ?? 0);
@@ -85,8 +141,16 @@ export async function startRedisServer(): Promise<RedisServer> {
         client.disconnect();
       }
     },
+    async admin(...args) {
+      const client = new Redis(connection);
+      try {
+        return await client.call(args[0]!, ...args.slice(1));
+      } finally {
+        client.disconnect();
+      }
+    },
     async dump() {
-      const client = new Redis(port, '127.0.0.1');
+      const client = new Redis(connection);
       try {
         const entries: { key: string; value: string }[] = [];
         for (const key of await client.keys('*')) {
@@ -106,8 +170,8 @@ export async function startRedisServer(): Promise<RedisServer> {
 const WRITE_PAUSE_MS = 600_000;
 
 /** A CLIENT subcommand, sent on a connection of its own. */
-async function adminCommand(port: number, ...args: string[]): Promise<void> {
-  const client = new Redis(port, '127.0.0.1');
+async function adminCommand(connection: RedisOptions, ...args: string[]): Promise<void> {
+  const client = new Redis(connection);
   try {
     await client.call('CLIENT', ...args);
   } finally {

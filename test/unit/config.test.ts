@@ -17,6 +17,7 @@ describe('loadConfig', () => {
       partnerApiUrl: null,
       partnerOpenApiUrl: null,
       partnerAppKey: null,
+      simulatorAdminRoutes: false,
       upstreamTimeoutMs: 5000,
       upstreamMaxRetries: 2,
       upstreamBreakerFailureRatio: 0.5,
@@ -48,6 +49,8 @@ describe('loadConfig', () => {
       responseCacheMaxEntryBytes: 2 * 1024 * 1024,
       responseCacheStaleIfErrorMs: 300_000,
       redisCommandTimeoutMs: 250,
+      redisValueKey: null,
+      redisTlsCa: null,
       redisUrl: null,
       responseCacheRedisUrl: null,
       rateLimit: null,
@@ -260,6 +263,26 @@ describe('PARTNER_API_URL in production, and PARTNER_SIMULATOR', () => {
     [{ PARTNER_SIMULATOR: 'external' }],
   ])('refuses %o, naming PARTNER_SIMULATOR', (env) => {
     expect(() => loadConfig(env)).toThrow(/^Invalid configuration:[\s\S]*PARTNER_SIMULATOR/);
+  });
+
+  it('needs a secret for the tags of Redis values: REDIS_VALUE_KEY (32 characters at least), else PARTNER_APP_KEY', () => {
+    const upstream = { PARTNER_API_URL: 'https://partner.example', REDIS_URL: 'redis://127.0.0.1:6379' };
+    expect(() => loadConfig(upstream)).toThrow(/^Invalid configuration:\n {2}REDIS_VALUE_KEY: is required with REDIS_URL/);
+    expect(() => loadConfig({ ...upstream, REDIS_URL: undefined, RESPONSE_CACHE_REDIS_URL: upstream.REDIS_URL })).toThrow(/REDIS_VALUE_KEY/);
+    expect(() => loadConfig({ ...upstream, REDIS_VALUE_KEY: 'short' })).toThrow(/REDIS_VALUE_KEY: must be at least 32 characters/);
+    expect(loadConfig({ ...upstream, PARTNER_APP_KEY: 'app-key' }).redisValueKey).toBeNull();
+    expect(loadConfig({ ...upstream, REDIS_VALUE_KEY: 'k'.repeat(32) }).redisValueKey).toBe('k'.repeat(32));
+    // The embedded simulator's demo app-key keys them for the demo.
+    expect(loadConfig({ REDIS_URL: upstream.REDIS_URL }).redisValueKey).toBeNull();
+  });
+
+  it("opens the embedded simulator's admin routes only when SIMULATOR_ADMIN_ROUTES=true asks, never beside a real upstream", () => {
+    expect(loadConfig({ NODE_ENV: 'production', PARTNER_SIMULATOR: 'embedded' }).simulatorAdminRoutes).toBe(false);
+    expect(loadConfig({ NODE_ENV: 'production', PARTNER_SIMULATOR: 'embedded', SIMULATOR_ADMIN_ROUTES: 'true' }).simulatorAdminRoutes).toBe(true);
+    expect(loadConfig({ SIMULATOR_ADMIN_ROUTES: 'false' }).simulatorAdminRoutes).toBe(false);
+    for (const env of [{ SIMULATOR_ADMIN_ROUTES: 'yes' }, { SIMULATOR_ADMIN_ROUTES: 'true', PARTNER_API_URL: 'https://partner.example' }]) {
+      expect(() => loadConfig(env)).toThrow(/^Invalid configuration:[\s\S]*SIMULATOR_ADMIN_ROUTES/);
+    }
   });
 });
 
