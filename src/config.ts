@@ -9,6 +9,13 @@ import { BREAKER_FAILURE_RATIO, BREAKER_WINDOW_MS } from './tunables.js';
 
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
 
+/**
+ * RATE_LIMIT_MAX when unset in development: on, so that a front end built against `npm start` sees
+ * the RateLimit header fields and its budget shrink as production would show them, and generous
+ * (tens of full pages with fees per minute), so that trying things out never meets a refusal.
+ */
+export const DEVELOPMENT_RATE_LIMIT_MAX = 10_000;
+
 const emptyAsUnset = (value: unknown) => (value === '' ? undefined : value);
 
 const urlWith = (protocol: RegExp, message: string) =>
@@ -99,7 +106,8 @@ const EnvSchema = z.object({
   RESPONSE_CACHE_MAX_ENTRY_BYTES: z.preprocess(emptyAsUnset, integer(1024, 2 ** 40).default(2 * 1024 * 1024)),
   REDIS_URL: z.preprocess(emptyAsUnset, redisUrl.optional()),
   REDIS_COMMAND_TIMEOUT_MS: z.preprocess(emptyAsUnset, integer(10, 10_000).default(250)),
-  RATE_LIMIT_MAX: z.preprocess(emptyAsUnset, integer(0, 1_000_000).default(0)),
+  // Unset: DEVELOPMENT_RATE_LIMIT_MAX in development, 0 (off) otherwise.
+  RATE_LIMIT_MAX: z.preprocess(emptyAsUnset, integer(0, 1_000_000).optional()),
   // Whole seconds: Redis expires the shared counters in seconds.
   RATE_LIMIT_WINDOW_MS: z.preprocess(
     emptyAsUnset,
@@ -207,7 +215,7 @@ export interface Config {
   responseCacheRedisUrl: string | null;
   /** A Redis command's deadline; one missed marks Redis down until it answers again. */
   redisCommandTimeoutMs: number;
-  /** Units of partner work (cost/price.ts) per credential per window; null (RATE_LIMIT_MAX=0, the default) means no limit. */
+  /** Units of partner work (cost/price.ts) per credential per window; null (RATE_LIMIT_MAX=0, the default outside development) means no limit. */
   rateLimit: RateLimitConfig | null;
 }
 
@@ -280,6 +288,7 @@ export function loadConfig(env: NodeJS.ProcessEnv, heapLimitBytes = getHeapStati
     );
   }
   const production = values.NODE_ENV === 'production';
+  const rateLimitMax = values.RATE_LIMIT_MAX ?? (values.NODE_ENV === 'development' ? DEVELOPMENT_RATE_LIMIT_MAX : 0);
   const trustedDocuments = values.TRUSTED_DOCUMENTS === undefined ? null : readTrustedDocuments(values.TRUSTED_DOCUMENTS);
   return {
     port: values.PORT,
@@ -322,8 +331,8 @@ export function loadConfig(env: NodeJS.ProcessEnv, heapLimitBytes = getHeapStati
     responseCacheRedisUrl: values.RESPONSE_CACHE_REDIS_URL ?? null,
     redisCommandTimeoutMs: values.REDIS_COMMAND_TIMEOUT_MS,
     rateLimit:
-      values.RATE_LIMIT_MAX > 0
-        ? { max: values.RATE_LIMIT_MAX, windowMs: values.RATE_LIMIT_WINDOW_MS, proxyHops: values.RATE_LIMIT_PROXY_HOPS }
+      rateLimitMax > 0
+        ? { max: rateLimitMax, windowMs: values.RATE_LIMIT_WINDOW_MS, proxyHops: values.RATE_LIMIT_PROXY_HOPS }
         : null,
   };
 }
