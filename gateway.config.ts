@@ -17,6 +17,18 @@ export const PROPAGATED_HEADERS = [
   'apollographql-client-version',
 ] as const;
 
+/**
+ * The facade's answer headers a client reads, passed back from the subgraph: the caller's budget
+ * (RateLimit-Policy, RateLimit: docs/budgets-and-cost.md) and, on a refusal, when to retry. The
+ * gateway passes on no subgraph response header unless told to.
+ */
+export const PROPAGATED_RESPONSE_HEADERS = ['ratelimit-policy', 'ratelimit', 'retry-after'] as const;
+
+/** Per client request (its context), the RateLimit field with the least budget left so far. */
+const leastRateLimit = new WeakMap<object, string>();
+/** The `r` (remaining) of a RateLimit field such as `"default";r=974;t=37`. */
+const remainingOf = (field: string) => Number(/;r=(\d+)/.exec(field)?.[1] ?? Infinity);
+
 export const gatewayConfig = defineConfig({
   supergraph: 'supergraph.graphql',
   // @defer and @stream pass through to the subgraphs and back as incremental parts; without it the
@@ -31,5 +43,23 @@ export const gatewayConfig = defineConfig({
       }
       return headers;
     },
+    fromSubgraphsToClient: ({ response, context }) => {
+      const headers: Record<string, string> = {};
+      for (const name of PROPAGATED_RESPONSE_HEADERS) {
+        const value = response.headers.get(name);
+        if (value !== null) headers[name] = value;
+      }
+      // One operation may take the facade several times, each call spending from the caller's
+      // budget, and their answers may arrive in any order: the client is told the least budget any
+      // of them reported (what is left after all of them), as one field, not a list of every call's.
+      if (headers.ratelimit !== undefined) {
+        const least = leastRateLimit.get(context);
+        if (least !== undefined && remainingOf(least) <= remainingOf(headers.ratelimit)) headers.ratelimit = least;
+        leastRateLimit.set(context, headers.ratelimit);
+      }
+      return headers;
+    },
+    // Each call's fields replace the previous call's rather than add to them (see above).
+    deduplicateHeaders: true,
   },
 });

@@ -9,6 +9,13 @@ import { BREAKER_FAILURE_RATIO, BREAKER_WINDOW_MS } from './tunables.js';
 
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
 
+/**
+ * RATE_LIMIT_MAX when unset in development: on, so that a front end built against `npm start` sees
+ * the RateLimit header fields and its budget shrink as production would show them, and generous
+ * (tens of full pages with fees per minute), so that trying things out never meets a refusal.
+ */
+export const DEVELOPMENT_RATE_LIMIT_MAX = 10_000;
+
 const emptyAsUnset = (value: unknown) => (value === '' ? undefined : value);
 
 const urlWith = (protocol: RegExp, message: string) =>
@@ -107,7 +114,8 @@ const EnvSchema = z.object({
   // The secret the tags of Redis values are derived from (redis-values.ts): at least 32 characters,
   // so that a guess of it is no shorter a way in than the tag itself.
   REDIS_VALUE_KEY: z.preprocess(emptyAsUnset, z.string().min(32, 'must be at least 32 characters (e.g. openssl rand -base64 32)').optional()),
-  RATE_LIMIT_MAX: z.preprocess(emptyAsUnset, integer(0, 1_000_000).default(0)),
+  // Unset: DEVELOPMENT_RATE_LIMIT_MAX in development, 0 (off) otherwise.
+  RATE_LIMIT_MAX: z.preprocess(emptyAsUnset, integer(0, 1_000_000).optional()),
   // Whole seconds: Redis expires the shared counters in seconds.
   RATE_LIMIT_WINDOW_MS: z.preprocess(
     emptyAsUnset,
@@ -231,7 +239,7 @@ export interface Config {
   redisTlsCa: string | null;
   /** REDIS_VALUE_KEY: the secret Redis values' tags are derived from; null: the partner app-key. Never logged. */
   redisValueKey: string | null;
-  /** Units of partner work (cost/price.ts) per credential per window; null (RATE_LIMIT_MAX=0, the default) means no limit. */
+  /** Units of partner work (cost/price.ts) per credential per window; null (RATE_LIMIT_MAX=0, the default outside development) means no limit. */
   rateLimit: RateLimitConfig | null;
 }
 
@@ -304,6 +312,7 @@ export function loadConfig(env: NodeJS.ProcessEnv, heapLimitBytes = getHeapStati
     );
   }
   const production = values.NODE_ENV === 'production';
+  const rateLimitMax = values.RATE_LIMIT_MAX ?? (values.NODE_ENV === 'development' ? DEVELOPMENT_RATE_LIMIT_MAX : 0);
   const trustedDocuments = values.TRUSTED_DOCUMENTS === undefined ? null : readTrustedDocuments(values.TRUSTED_DOCUMENTS);
   return {
     port: values.PORT,
@@ -349,8 +358,8 @@ export function loadConfig(env: NodeJS.ProcessEnv, heapLimitBytes = getHeapStati
     redisValueKey: values.REDIS_VALUE_KEY ?? null,
     redisTlsCa: values.REDIS_TLS_CA_FILE === undefined ? null : readRedisTlsCa(values.REDIS_TLS_CA_FILE),
     rateLimit:
-      values.RATE_LIMIT_MAX > 0
-        ? { max: values.RATE_LIMIT_MAX, windowMs: values.RATE_LIMIT_WINDOW_MS, proxyHops: values.RATE_LIMIT_PROXY_HOPS }
+      rateLimitMax > 0
+        ? { max: rateLimitMax, windowMs: values.RATE_LIMIT_WINDOW_MS, proxyHops: values.RATE_LIMIT_PROXY_HOPS }
         : null,
   };
 }

@@ -3,6 +3,7 @@
 // examples are graphiql/*.graphql, which codegen also puts in the trusted-documents manifest; they
 // write the demo values out rather than import src/simulator/, so that the production bundle never
 // loads the simulator's data. test/integration/examples.test.ts runs them against the simulator.
+import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import type { GraphiQLOptions } from 'graphql-yoga';
 
@@ -31,4 +32,22 @@ export function graphiqlOptions(defaultHeaders: Record<string, string>): GraphiQ
     defaultTabs: tabs.map((query) => ({ query, headers })),
     defaultQuery: tabs[0],
   };
+}
+
+/** GraphiQL's page, rendered once: the same options every time give the same page. */
+export interface GraphiQLPage {
+  html(): Promise<string>;
+  /** A strong entity tag for the page: a digest of its text. */
+  etag(): Promise<string>;
+}
+
+export function graphiqlPage(options: GraphiQLOptions): GraphiQLPage {
+  let rendered: Promise<{ html: string; etag: string }> | undefined;
+  // Loaded on first use: the GraphiQL bundle is large, and production never renders it.
+  const render = () =>
+    (rendered ??= import('@graphql-yoga/render-graphiql').then(({ renderGraphiQL }) => {
+      const html = renderGraphiQL(options);
+      return { html, etag: `"${createHash('sha256').update(html).digest('base64url')}"` };
+    }));
+  return { html: async () => (await render()).html, etag: async () => (await render()).etag };
 }

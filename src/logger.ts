@@ -1,4 +1,5 @@
-// The service's structured JSON logger. Secrets are redacted by path as a second line of defence;
+// The service's structured JSON logger (in development on a terminal, the same lines made readable
+// by pino-pretty). Secrets are redacted by path as a second line of defence;
 // the first is that no code logs a token, a key or an upstream query string.
 import pino, { type DestinationStream, type Logger } from 'pino';
 
@@ -28,6 +29,18 @@ export function createLogger(level: string, destination?: DestinationStream): Lo
     // Asynchronous writes: logging never blocks a request on stdout.
     destination ?? pino.destination({ dest: 1, sync: false }),
   );
+}
+
+/**
+ * Where development logs go when a person reads them: on a terminal (stdout is a TTY) outside
+ * production, pino-pretty's one readable line per entry, written synchronously (a terminal, not a
+ * log pipeline, and no line lost at exit); undefined otherwise, for the JSON lines a log collector
+ * reads. pino-pretty is loaded only then.
+ */
+export async function terminalDestination(production: boolean, stdout: { isTTY?: boolean } = process.stdout): Promise<DestinationStream | undefined> {
+  if (production || !stdout.isTTY) return undefined;
+  const { default: pretty } = await import('pino-pretty');
+  return pretty({ destination: 1, sync: true, translateTime: 'SYS:HH:MM:ss.l', ignore: 'pid,hostname,name,service' });
 }
 
 /** Yoga's own log lines go to pino, so every line of the service is structured JSON. */

@@ -3,7 +3,7 @@
 // production mode only with PARTNER_SIMULATOR=embedded: config.ts refuses the omission).
 import { setTimeout as delay } from 'node:timers/promises';
 import { checkHost, ConfigError, loadConfig, type Config } from './config.js';
-import { createLogger } from './logger.js';
+import { createLogger, terminalDestination } from './logger.js';
 import { createTradegraph } from './server.js';
 import type { PartnerSimulator } from './simulator/server.js';
 import { SHUTDOWN_GRACE_MS, TRACING_FLUSH_MS } from './tunables.js';
@@ -11,7 +11,7 @@ import { SHUTDOWN_GRACE_MS, TRACING_FLUSH_MS } from './tunables.js';
 async function main(): Promise<void> {
   const config = stopOnConfigError(() => loadConfig(process.env));
   await checkHost(config.host).catch(reportConfigError);
-  const logger = createLogger(config.logLevel);
+  const logger = createLogger(config.logLevel, await terminalDestination(config.production));
   // A stray rejection is a bug to log and fix, not a reason to drop every request in flight.
   process.on('unhandledRejection', (reason) => logger.error({ err: reason }, 'unhandled promise rejection'));
   // Off unless an OTLP endpoint is configured; the SDK is loaded only then.

@@ -6,7 +6,7 @@ import { createYoga, type YogaServerInstance } from 'graphql-yoga';
 import type { Logger } from 'pino';
 import { ConfigError, type Config } from './config.js';
 import { createContextFactory, type TradegraphContext } from './context.js';
-import { graphiqlOptions } from './graphiql.js';
+import { graphiqlOptions, graphiqlPage } from './graphiql.js';
 import { helpText } from './http/help.js';
 import { createNodeServer, listen } from './http/node-server.js';
 import { serviceRoutes } from './http/routes.js';
@@ -83,6 +83,7 @@ export function createTradegraph({ config, logger, graphiqlHeaders = {}, schema 
   // Filled from the manifest once Yoga's pipeline exists (below).
   const trustedDocuments: TrustedDocuments = new Map();
 
+  const graphiql = config.production ? null : { page: graphiqlPage(graphiqlOptions(graphiqlHeaders)), graphqlPath: GRAPHQL_PATH };
   const yoga = createYoga<NodeServerContext, TradegraphContext>({
     schema,
     graphqlEndpoint: GRAPHQL_PATH,
@@ -92,10 +93,10 @@ export function createTradegraph({ config, logger, graphiqlHeaders = {}, schema 
       operationTimeoutMs: config.operationTimeoutMs,
       pageMaxPartnerCalls: config.pageMaxPartnerCalls,
     }),
-    plugins: tradegraphPlugins({ config, logger, metrics, clients, redis, cacheRedis, accepted: partner.accepted, trustedDocuments }),
+    plugins: tradegraphPlugins({ config, logger, metrics, clients, redis, cacheRedis, accepted: partner.accepted, trustedDocuments, graphiql }),
     graphiql: config.production ? false : graphiqlOptions(graphiqlHeaders),
-    // Loaded on first use: the GraphiQL bundle is large, and production never renders it.
-    renderGraphiQL: async (options) => (await import('@graphql-yoga/render-graphiql')).renderGraphiQL(options),
+    // The page of the options above, rendered once (src/graphiql.ts), whose digest is its ETag.
+    renderGraphiQL: () => graphiql!.page.html(),
     landingPage: false,
     // Bodies are already capped at MAX_BODY_BYTES by receiveRequestBody (http/request-body.ts); Yoga's
     // own limit would pipe each body through a web TransformStream, on every request, for a check

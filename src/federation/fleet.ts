@@ -234,7 +234,7 @@ async function start(): Promise<void> {
   const shownHost = host === '0.0.0.0' ? '127.0.0.1' : host;
 
   const rows = [
-    ['Hive Gateway', `http://${shownHost}:${gatewayPort}/graphql`, '@defer/@stream on, Authorization and client passed on'],
+    ['Hive Gateway', `http://${shownHost}:${gatewayPort}/graphql`, '@defer/@stream on, Authorization and client passed on, RateLimit back'],
     ['balancer', balancerUrl, 'round robin over the replicas'],
     ...replicaUrls.map((url, index) => [`replica-${index + 1}`, `${url.origin}/graphql`, `pid ${started.find((s) => s.name === `replica-${index + 1}`)!.child.pid}`]),
     ['redis-server', redisUrl, `pid ${started.find((s) => s.name === 'redis-server')!.child.pid}`],

@@ -195,7 +195,11 @@ export type InventoryItem = Node & {
   name?: Maybe<Scalars['String']['output']>;
   /** The account id on the game platform. */
   platformId?: Maybe<Scalars['String']['output']>;
-  /** Reference price, exact decimal text. */
+  /**
+   * Reference price: a `Decimal`, the exact decimal text the partner API sends (such as "1.37"),
+   * never rounded through a float. The partner's document states no currency or unit for it, nor how
+   * it relates to the integer `price` a listing fee is asked at.
+   */
   price?: Maybe<Scalars['Decimal']['output']>;
   /** Free-text remark. */
   remark?: Maybe<Scalars['String']['output']>;
@@ -316,16 +320,24 @@ export type ItemInfo = {
 };
 
 /**
- * The fee for listing one item at a price (the partner's listing fee result item). The partner API
- * does not state the units of `fee` and `freeFeePrice`; they are passed through as sent.
+ * The fee for listing one item at a price (the partner's listing fee result item). The partner's
+ * document states no unit for `fee` or `freeFeePrice`, nor for the `price` asked; all three are passed
+ * through as sent.
  */
 export type ListingFee = {
   __typename?: 'ListingFee';
   /** The asset id the fee is for, as the partner API reports it. */
   assetId?: Maybe<Scalars['String']['output']>;
-  /** The listing fee, in the partner API's unit. */
+  /**
+   * The listing fee: an integer (Int), as the partner API sends it. Its unit is not stated in the
+   * partner's document.
+   */
   fee?: Maybe<Scalars['Int']['output']>;
-  /** The price at or below which no fee is charged, as the partner API reports it. */
+  /**
+   * The price at which no fee is charged: a number (Float) that may have a fractional part, as the
+   * partner API sends it. Its unit is not stated in the partner's document, nor whether it is the
+   * unit of the integer `price` asked.
+   */
   freeFeePrice?: Maybe<Scalars['Float']['output']>;
   /** The item's category id, as the partner API reports it. */
   itemId?: Maybe<Scalars['String']['output']>;
@@ -339,7 +351,11 @@ export type ListingFeeItemInput = {
    * without it, the fee is matched by its position in the partner's answer, the only evidence then.
    */
   assetId?: InputMaybe<Scalars['String']['input']>;
-  /** The sale price, a positive integer in the partner API's price unit. */
+  /**
+   * The sale price: a positive integer (Int), sent to the partner API as given. The partner's
+   * document calls it the sale price and states no currency or unit, nor how it relates to
+   * `InventoryItem.price` (decimal text).
+   */
   price: Scalars['Int']['input'];
   /** The item's `styleToken`, from `InventoryItem.styleToken`. */
   styleToken?: InputMaybe<Scalars['String']['input']>;

@@ -17,6 +17,8 @@ import { useCsrfPrevention } from './csrf-prevention.js';
 import { useDeprecatedUsage } from './deprecated-usage.js';
 import { useIncrementalDelivery } from './defer-stream.js';
 import { useFederationIntrospection } from './federation-introspection.js';
+import { useGraphiQLCaching } from './graphiql-caching.js';
+import type { GraphiQLPage } from '../graphiql.js';
 import { useRefusalBodies } from '../http/refusals.js';
 import { maskedErrorsOf, useErrorCodes } from './error-codes.js';
 import { operationLimitPlugins } from './operation-limits.js';
@@ -43,6 +45,8 @@ export interface PluginParts {
   accepted: AcceptedCredentials;
   /** Filled from the manifest once Yoga's pipeline exists; empty, it still refuses unknown ids. */
   trustedDocuments: TrustedDocuments;
+  /** GraphiQL's page and the endpoint it is served at; none in production, which serves no GraphiQL. */
+  graphiql?: { page: GraphiQLPage; graphqlPath: string } | null;
 }
 
 /** Smaller answers go out as they are: a packet or two either way, and compressing costs a call. */
@@ -134,6 +138,9 @@ export const PLUGIN_ORDER: readonly PluginEntry[] = [
           })
         : [],
   },
+  // Development only: before compression, so that a 304 leaves no page to compress, and the 200's
+  // ETag is there for compression to make weak.
+  { name: 'graphiql-caching', build: ({ graphiql }) => (graphiql ? [useGraphiQLCaching<TradegraphContext>(graphiql)] : []) },
   // Last: Yoga runs onResponse in list order, so it compresses the body every other plugin has
   // finished (refusal bodies included), with their headers (x-request-id).
   { name: 'compression', build: () => [useAnswerCompression<TradegraphContext>({ minBytes: COMPRESSION_MIN_BYTES })] },

@@ -315,6 +315,11 @@ async function handle(simulator: PartnerSimulator, req: IncomingMessage, res: Se
   };
   simulator.record(record);
   const body = await readBody(req);
+  // The base itself answers, as a server that is up does: the service's readiness probe is a HEAD
+  // of the base, and "reachable" beside a 404 reads as a fault to whoever looks at /readiness.
+  if (operation === 'unknown' && url.pathname === '/' && (req.method === 'HEAD' || req.method === 'GET')) {
+    return send(res, 200, 'text/plain', 'partner simulator: docs/simulator.md');
+  }
   if (operation === 'unknown') return send(res, 404, 'text/plain', 'not found');
 
   const { latencyMs, listingFeeLatencyMs } = simulator.settings;

@@ -4,13 +4,33 @@
 // tolerance over the ratio committed in test/bench/instruction-budget.json. A count does not move
 // with the machine's load as req/s and CPU time do, and the ratio to the floor cancels what Node,
 // Yoga and graphql-jit cost, so what it catches is the service's own code growing.
-// Prints one line; exits 0 (within budget), 1 (over it) or 2 (the count could not be taken).
+// Prints one line on stdout, and its progress on stderr (a run takes minutes); exits 0 (within
+// budget), 1 (over it) or 2 (the count could not be taken, valgrind missing included).
 import { execFile, execFileSync } from 'node:child_process';
 import { promisify } from 'node:util';
 import { readFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
+import { createInterface } from 'node:readline';
+
+/** A progress line on stderr, so that stdout keeps the verdict's one line. */
+const progress = (line: string) => process.stderr.write(`bench:gate: ${line}\n`);
+/** How often a run that has said nothing new says it is still going. */
+const HEARTBEAT_MS = 60_000;
+
+/** Whether valgrind is on the PATH: without it nothing can be counted. */
+export function hasValgrind(env: NodeJS.ProcessEnv = process.env): boolean {
+  try {
+    execFileSync('sh', ['-c', 'command -v valgrind'], { env, stdio: 'ignore' });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+export const NO_VALGRIND =
+  'bench:gate needs valgrind (callgrind counts the instructions): on Debian, apt-get install valgrind; .ci/run installs it';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 export const BUDGET_FILE = join(ROOT, 'test/bench/instruction-budget.json');
@@ -64,7 +84,7 @@ async function count(target: 'facade' | 'floor', scenario: string, requests: num
   // V8 without its background threads: code is compiled and garbage collected on the main thread
   // at points the requests decide, not when another thread gets the (valgrind-serialised) CPU, so
   // which code is optimised by the counted requests does not move with the machine's load.
-  const { stdout } = await promisify(execFile)('bash', [join(ROOT, 'test/bench/instructions.sh'), target, String(requests), '--single-threaded'], {
+  const running = promisify(execFile)('bash', [join(ROOT, 'test/bench/instructions.sh'), target, String(requests), '--single-threaded'], {
     cwd: ROOT,
     encoding: 'utf8',
     // One request at a time: with several in flight, how many one turn of the event loop takes
@@ -75,6 +95,9 @@ async function count(target: 'facade' | 'floor', scenario: string, requests: num
     killSignal: 'SIGTERM',
     maxBuffer: 16 * 2 ** 20,
   });
+  // instructions.sh's steps, as they happen, each with the target's name.
+  createInterface({ input: running.child.stderr! }).on('line', (line) => progress(line));
+  const { stdout } = await running;
   return countOf(stdout, target);
 }
 
@@ -83,10 +106,22 @@ async function main(): Promise<void> {
     options: { requests: { type: 'string', default: '300' }, port: { type: 'string', default: '4981' }, 'no-build': { type: 'boolean', default: false } },
   });
   const budget = JSON.parse(readFileSync(BUDGET_FILE, 'utf8')) as InstructionBudget;
+  if (!hasValgrind()) {
+    console.error(NO_VALGRIND);
+    console.log(`bench:gate ERROR: the instruction counts of (${budget.scenario}) could not be taken: no valgrind`);
+    process.exit(2);
+  }
+  const started = Date.now();
+  const heartbeat = setInterval(() => progress(`still counting, ${Math.round((Date.now() - started) / 60_000)} min in`), HEARTBEAT_MS);
+  heartbeat.unref();
   try {
-    if (!values['no-build']) execFileSync('npm', ['run', '--silent', 'build'], { cwd: ROOT, stdio: ['ignore', 'ignore', 'inherit'] });
+    if (!values['no-build']) {
+      progress('building dist/ (npm run build)');
+      execFileSync('npm', ['run', '--silent', 'build'], { cwd: ROOT, stdio: ['ignore', 'ignore', 'inherit'] });
+    }
     const requests = Number(values.requests);
     const port = Number(values.port);
+    progress(`counting (${budget.scenario}) on the facade and the Yoga floor at once under callgrind, ${requests} requests each after the warm-up: several minutes`);
     const [facade, floor] = await Promise.all([count('facade', budget.scenario, requests, port), count('floor', budget.scenario, requests, port + 10)]);
     const counts = { facade, floor };
     const verdict = gateVerdict(counts, budget);

@@ -49,6 +49,9 @@ SCENARIO_ENV=$(node --import tsx -e "import('./test/bench/scenarios.ts').then((m
   console.log(Object.entries(env).map(([k, v]) => k + '=' + v).join(' '));
 })")
 
+# Where the count is, on stderr: each step under valgrind takes minutes, and stdout holds the result.
+progress() { echo "$TARGET: $*" >&2; }
+
 command -v valgrind >/dev/null || { echo "valgrind is not installed (apt-get install valgrind)" >&2; exit 1; }
 [ "$TARGET" = baseline ] || [ -f dist/main.js ] || { echo "dist/main.js is missing: run npm run build" >&2; exit 1; }
 
@@ -77,6 +80,7 @@ SEMI_SPACE_MB=$(printf '%s\n' "${PROD_FLAGS[@]}" | sed -n 's/^--max-semi-space-s
 [ -n "$SEMI_SPACE_MB" ] || { echo "start:prod has no --max-semi-space-size to pin the young generation at" >&2; exit 1; }
 PACE_FLAGS=(--min-semi-space-size="$SEMI_SPACE_MB")
 COUNT=(valgrind --tool=callgrind --instr-atstart=no --smc-check=all-non-file --callgrind-out-file="$OUT/callgrind.out")
+progress "starting under valgrind (Node runs some 50 times slower there: minutes)"
 if [ "$TARGET" = baseline ]; then
   BASELINE_PORT=$TARGET_PORT UPSTREAM_TIMEOUT_MS=120000 PARTNER_API_URL=http://127.0.0.1:$SIMULATOR_PORT PARTNER_APP_KEY=$APP_KEY \
     "${COUNT[@]}" node --import tsx test/bench/baseline.ts >"$OUT/target.log" 2>&1 &
@@ -130,10 +134,12 @@ if [ "$TARGET" = facade ]; then
       if (!response.ok) { console.error('large operation failed', response.status); process.exit(1); }
     }"
 fi
+progress "ready; warming up with $WARMUP requests"
 scrape() { [ -z "${KEEP_OUT:-}" ] || [ "$TARGET" != facade ] || curl -s "http://127.0.0.1:$TARGET_PORT/metrics" >"$OUT/metrics-$1.txt"; }
 drive "$WARMUP"
 scrape before
 callgrind_control -i on "$PID" >>"$OUT/control.log" 2>&1
+progress "counting $REQUESTS requests"
 date +%s.%N >"$OUT/counted-from"
 drive "$REQUESTS"
 date +%s.%N >"$OUT/counted-until"

@@ -19,6 +19,8 @@ import { expectNoGraphQLErrors, startTestkit, type GraphQLResponse, type Testkit
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const CALLER_TOKEN = 'gateway-caller-token';
+const BUDGET_TOKEN = 'gateway-budget-token';
+const BUDGET = 5000;
 
 const asked = { platformId: platformIdWithSize(4), appId: 730 };
 const wishlisted = { platformId: platformIdWithSize(7), appId: 570 };
@@ -42,7 +44,8 @@ let supergraph: string;
 const workDir = mkdtempSync(join(tmpdir(), 'tradegraph-supergraph-'));
 
 beforeAll(async () => {
-  kit = await startTestkit();
+  // A budget, so that the facade sends the RateLimit fields the gateway must pass on.
+  kit = await startTestkit({ config: { rateLimit: { max: BUDGET, windowMs: 60_000, proxyHops: 0 } } });
   wishlist = await startWishlistSubgraph([wishlisted]);
   // The facade's SDL from schema/, the fixture's asked of the running subgraph (`_service`).
   const config = join(workDir, 'supergraph.config.json');
@@ -124,5 +127,27 @@ describe('federation through Hive Gateway', () => {
     for (const call of inventoryCalls) expect(call.query.access_token).toBe(kit.simulator.fingerprint(CALLER_TOKEN));
     expect(wishlist.authorizations.length).toBeGreaterThan(0);
     expect(wishlist.authorizations.every((header) => header === `Bearer ${CALLER_TOKEN}`)).toBe(true);
+  });
+
+  it("passes the facade's RateLimit fields on to the client, one each, as the budget stands after every subgraph call", async () => {
+    kit.addSecret(BUDGET_TOKEN);
+    const calls = kit.simulator.callsOf('readInventory').length;
+    const response = await fetch(gatewayUrl, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', authorization: `Bearer ${BUDGET_TOKEN}` },
+      body: JSON.stringify({ query: JOIN, variables: asked }),
+    });
+    expectNoGraphQLErrors((await response.json()) as GraphQLResponse<JoinData>);
+    // The query took the facade twice (its root field, then the wishlist's entities): two spends.
+    expect(kit.simulator.callsOf('readInventory').length - calls).toBe(2);
+    expect(response.headers.get('ratelimit-policy')).toBe(`"default";q=${BUDGET};w=60`);
+    const [, left] = /^"default";r=(\d+);t=\d+$/.exec(response.headers.get('ratelimit') ?? '') ?? [];
+    expect(Number(left)).toBeLessThan(BUDGET);
+
+    // What the facade itself says next is what the gateway said less the one unit an operation
+    // without partner work spends: the gateway passed on the budget after both of its calls.
+    const direct = await kit.post({ query: '{ __typename }' }, { token: BUDGET_TOKEN });
+    const [, leftNow] = /^"default";r=(\d+);t=\d+$/.exec(direct.headers.get('ratelimit') ?? '') ?? [];
+    expect(Number(leftNow)).toBe(Number(left) - 1);
   });
 });

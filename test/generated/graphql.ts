@@ -22,7 +22,11 @@ export type ListingFeeItemInput = {
    * without it, the fee is matched by its position in the partner's answer, the only evidence then.
    */
   assetId?: string | null | undefined;
-  /** The sale price, a positive integer in the partner API's price unit. */
+  /**
+   * The sale price: a positive integer (Int), sent to the partner API as given. The partner's
+   * document calls it the sale price and states no currency or unit, nor how it relates to
+   * `InventoryItem.price` (decimal text).
+   */
   price: number;
   /** The item's `styleToken`, from `InventoryItem.styleToken`. */
   styleToken?: string | null | undefined;

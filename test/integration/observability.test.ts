@@ -237,8 +237,9 @@ describe('GET /readiness', () => {
     for (const answer of answers) {
       expect(answer).toEqual({
         status: 200,
-        // The simulator answers 404 to the probe of its base: any HTTP answer proves reachability.
-        body: { status: 'ready', upstreams: [{ upstream: 'partner', reachable: true, httpStatus: 404, circuit: 'closed' }] },
+        // The simulator's base answers as an up server does, so development shows no 404 beside
+        // `reachable` (any HTTP answer would prove reachability: test/unit/readiness.test.ts).
+        body: { status: 'ready', upstreams: [{ upstream: 'partner', reachable: true, httpStatus: 200, circuit: 'closed' }] },
       });
     }
     const probes = kit.simulator.calls.filter((call) => call.method === 'HEAD');
@@ -269,7 +270,7 @@ describe('GET /readiness', () => {
         body: {
           status: 'not ready',
           upstreams: [
-            { upstream: 'partner', reachable: true, httpStatus: 404, circuit: 'closed' },
+            { upstream: 'partner', reachable: true, httpStatus: 200, circuit: 'closed' },
             { upstream: 'openApi', reachable: false, error: 'timeout', circuit: 'closed' },
           ],
         },
@@ -289,7 +290,7 @@ describe('GET /readiness', () => {
     }
     expect(await readiness(kit)).toEqual({
       status: 503,
-      body: { status: 'not ready', upstreams: [{ upstream: 'partner', reachable: true, httpStatus: 404, circuit: 'open' }] },
+      body: { status: 'not ready', upstreams: [{ upstream: 'partner', reachable: true, httpStatus: 200, circuit: 'open' }] },
     });
   });
 });

@@ -2,6 +2,7 @@
 // without a server: the configuration from an environment, and the rest as the server makes them.
 import pino from 'pino';
 import { loadConfig } from '../../src/config.js';
+import { graphiqlOptions, graphiqlPage } from '../../src/graphiql.js';
 import { createClientIdentities } from '../../src/observability/client-identity.js';
 import { createMetrics } from '../../src/observability/metrics.js';
 import { AcceptedCredentials } from '../../src/partner/accepted-credentials.js';
@@ -17,5 +18,7 @@ export function pluginPartsWith(env: Record<string, string>): PluginParts {
     redis: null,
     accepted: new AcceptedCredentials(),
     trustedDocuments: new Map(),
+    // As the server has it: GraphiQL outside production only.
+    graphiql: config.production ? null : { page: graphiqlPage(graphiqlOptions({})), graphqlPath: '/graphql' },
   };
 }

@@ -1,6 +1,10 @@
 // The CI performance gate's decision (test/bench/gate.ts): the facade's instructions per request
 // over the floor's against the committed budget. The counts themselves come from callgrind in CI.
-import { readFileSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, symlinkSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { BUDGET_FILE, countOf, gateVerdict, type InstructionBudget } from '../bench/gate.js';
 
@@ -42,5 +46,26 @@ describe('bench:gate', () => {
     expect(committed.ratio).toBeGreaterThan(1);
     expect(committed.tolerance).toBe(0.05);
     expect(committed.reason.length).toBeGreaterThan(20);
+  });
+
+  it('says at once that it needs valgrind when there is none, before building or starting anything', () => {
+    // A PATH with a shell and nothing else: no valgrind on it.
+    const bin = mkdtempSync(join(tmpdir(), 'tradegraph-no-valgrind-'));
+    try {
+      symlinkSync('/bin/sh', join(bin, 'sh'));
+      const run = spawnSync(process.execPath, ['--import', 'tsx', 'test/bench/gate.ts'], {
+        cwd: fileURLToPath(new URL('../..', import.meta.url)),
+        env: { ...process.env, PATH: bin },
+        encoding: 'utf8',
+        timeout: 60_000,
+      });
+      expect(run.status).toBe(2);
+      expect(run.stderr).toContain('bench:gate needs valgrind');
+      expect(run.stderr).toContain('apt-get install valgrind');
+      expect(run.stderr).not.toContain('building dist/');
+      expect(run.stdout.trim()).toBe('bench:gate ERROR: the instruction counts of (a) could not be taken: no valgrind');
+    } finally {
+      rmSync(bin, { recursive: true, force: true });
+    }
   });
 });

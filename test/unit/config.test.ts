@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import { describe, expect, it } from 'vitest';
-import { checkHost, ConfigError, loadConfig } from '../../src/config.js';
+import { checkHost, ConfigError, DEVELOPMENT_RATE_LIMIT_MAX, loadConfig } from '../../src/config.js';
 import { productionCommand } from '../support/production-command.js';
 import { MANIFEST_PATH, manifest, sha256, writeManifestFile } from '../support/trusted-documents.js';
 
@@ -53,7 +53,7 @@ describe('loadConfig', () => {
       redisTlsCa: null,
       redisUrl: null,
       responseCacheRedisUrl: null,
-      rateLimit: null,
+      rateLimit: { max: DEVELOPMENT_RATE_LIMIT_MAX, windowMs: 60_000, proxyHops: 0 },
     });
   });
 
@@ -92,8 +92,15 @@ describe('loadConfig', () => {
     expect(loadConfig({ RESPONSE_CACHE_STALE_IF_ERROR_MS: '0' }).responseCacheStaleIfErrorMs).toBe(0);
   });
 
-  it('keeps the response cache, Redis and rate limits off unless configured', () => {
-    expect(loadConfig({})).toEqual(expect.objectContaining({ responseCacheTtlMs: 0, redisUrl: null, rateLimit: null }));
+  it('keeps the response cache and Redis off unless configured, and rate limits off outside development', () => {
+    expect(loadConfig({})).toEqual(expect.objectContaining({ responseCacheTtlMs: 0, redisUrl: null }));
+    for (const NODE_ENV of ['production', 'test']) {
+      expect(loadConfig({ NODE_ENV, PARTNER_SIMULATOR: 'embedded' }).rateLimit).toBeNull();
+    }
+    // Development (the default) shows the RateLimit fields a front end meets in production; 0 turns them off.
+    expect(loadConfig({}).rateLimit).toEqual({ max: DEVELOPMENT_RATE_LIMIT_MAX, windowMs: 60_000, proxyHops: 0 });
+    expect(DEVELOPMENT_RATE_LIMIT_MAX).toBeGreaterThanOrEqual(1000);
+    expect(loadConfig({ RATE_LIMIT_MAX: '0' }).rateLimit).toBeNull();
     expect(
       loadConfig({ RESPONSE_CACHE_TTL_MS: '5000', REDIS_URL: 'rediss://:pw@cache:6380/1', RATE_LIMIT_MAX: '100' }),
     ).toEqual(

@@ -2,10 +2,11 @@
 // one domain or layer; two that import each other are one tangle). Type-only imports count: they
 // tie the modules together for a reader as much as any other. And the simulator stays apart.
 import { fileURLToPath } from 'node:url';
-import madge from 'madge';
+import { cruise, type ICruiseResult } from 'dependency-cruiser';
+import extractTSConfig from 'dependency-cruiser/config-utl/extract-ts-config';
 import { beforeAll, describe, expect, it } from 'vitest';
 
-const SRC = fileURLToPath(new URL('../../src/', import.meta.url));
+const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const TSCONFIG = fileURLToPath(new URL('../../tsconfig.json', import.meta.url));
 
 /** src/generated/ is codegen output that refers back to the context type by design (`contextType`). */
@@ -34,13 +35,37 @@ function cyclesOf(graph: Map<string, Set<string>>): string[][] {
 let modules: Record<string, string[]>;
 let moduleCycles: string[][];
 beforeAll(async () => {
-  const tree = await madge(SRC, {
-    fileExtensions: ['ts'],
-    tsConfig: TSCONFIG,
-    detectiveOptions: { ts: { skipTypeImports: false }, es6: { skipTypeImports: false } },
-  });
-  modules = tree.obj();
-  moduleCycles = tree.circular();
+  const { output } = await cruise(
+    ['src'],
+    {
+      baseDir: ROOT,
+      // Type-only imports count (see above): read the TypeScript before it is compiled away.
+      tsPreCompilationDeps: true,
+      doNotFollow: { path: 'node_modules' },
+      tsConfig: { fileName: TSCONFIG },
+      validate: true,
+      ruleSet: { forbidden: [{ name: 'no-circular', severity: 'error', from: {}, to: { circular: true } }] },
+    },
+    {},
+    { tsConfig: extractTSConfig(TSCONFIG) },
+  );
+  const result = output as ICruiseResult;
+  const local = (path: string) => (path.startsWith('src/') ? path.slice('src/'.length) : undefined);
+  modules = Object.fromEntries(
+    result.modules.flatMap((module) => {
+      const source = local(module.source);
+      if (source === undefined) return [];
+      const imports = module.dependencies.flatMap((dependency) => local(dependency.resolved) ?? []);
+      return [[source, [...new Set(imports)].sort()]];
+    }),
+  );
+  // One violation per edge on a cycle: each cycle once, whichever edge reported it.
+  const cycles = new Map<string, string[]>();
+  for (const violation of result.summary.violations) {
+    const along = [violation.from, ...(violation.cycle ?? []).map((step) => step.name)].map((path) => local(path) ?? path);
+    cycles.set([...new Set(along)].sort().join(' '), along);
+  }
+  moduleCycles = [...cycles.values()];
 }, 60_000);
 
 describe('imports in src/', () => {

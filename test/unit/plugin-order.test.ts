@@ -21,6 +21,7 @@ const ORDER = [
   'federation-introspection',
   'compiled-execution',
   'response-cache',
+  'graphiql-caching',
   'compression',
 ];
 
@@ -42,13 +43,11 @@ describe('the plugin order', () => {
       RATE_LIMIT_MAX: '100',
       RESPONSE_CACHE_TTL_MS: '1000',
     });
-    // Production refuses introspection, so the development-only view of it is left out.
-    expect(activeEntries(parts)).toEqual(ORDER.filter((name) => name !== 'federation-introspection'));
+    // Production refuses introspection and serves no GraphiQL, so the development-only plugins for them are left out.
+    expect(activeEntries(parts)).toEqual(ORDER.filter((name) => !['federation-introspection', 'graphiql-caching'].includes(name)));
   });
 
-  it('leaves out the switched-off features by default', () => {
-    expect(activeEntries(pluginPartsWith({}))).toEqual(
-      ORDER.filter((name) => !['tracing', 'production', 'rate-limit', 'response-cache'].includes(name)),
-    );
+  it('leaves out the switched-off features by default (development, where the rate limit is on)', () => {
+    expect(activeEntries(pluginPartsWith({}))).toEqual(ORDER.filter((name) => !['tracing', 'production', 'response-cache'].includes(name)));
   });
 });
