@@ -3,7 +3,7 @@
 // and RateLimit header fields (draft-ietf-httpapi-ratelimit-headers) on every answer, 429 included.
 // An answer from the response cache (in-process or Redis) never carries a stored budget, and a
 // @defer stream carries the cost on its first payload and the work done on its last.
-import { print } from 'graphql';
+import { parse, print } from 'graphql';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { operationCost } from '../../src/cost/price.js';
 import { buildSchema } from '../../src/schema.js';
@@ -58,6 +58,19 @@ describe('extensions.cost without a rate limit', () => {
     expect(errorCodes(body as never)).toEqual(['BAD_USER_INPUT']);
     expect(body.extensions!.cost).toEqual({ requestedQueryCost: 2, actualQueryCost: 0 });
     expect(kit().simulator.callsOf('calculateListingFee')).toHaveLength(0);
+  });
+
+  it('tells a cost-limit refusal its price, the figure its message names, and no partner work', async () => {
+    const pages = Array.from({ length: 11 }, (_, n) => `a${n}: inventory(platformId: "${page.platformId}", appId: 730) { items(first: 100) { nodes { assetId } } }`);
+    const query = `{ ${pages.join(' ')} }`;
+    const { status, body } = await send(kit(), { query });
+    expect(status).toBe(400);
+    expect(errorCodes(body as never)).toEqual(['OPERATION_LIMIT_EXCEEDED']);
+    const price = operationCost(schema, parse(query), undefined, {})!;
+    expect(price).toBeGreaterThan(1000);
+    expect((body.errors![0] as { message: string }).message).toContain(`would cost ${price} units`);
+    expect(body.extensions!.cost).toEqual({ requestedQueryCost: price, actualQueryCost: 0 });
+    expect(kit().simulator.callsOf('readInventory')).toHaveLength(0);
   });
 });
 
