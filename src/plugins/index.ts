@@ -10,6 +10,7 @@ import type { ClientIdentities } from '../observability/client-identity.js';
 import type { TradegraphMetrics } from '../observability/metrics.js';
 import type { AcceptedCredentials } from '../partner/accepted-credentials.js';
 import type { SharedRedis } from '../redis.js';
+import { useAcceptNegotiation } from './accept-negotiation.js';
 import { useCompiledExecution } from './compiled-execution.js';
 import { useAnswerCompression } from './compression.js';
 import { useCostExtension } from './cost-extension.js';
@@ -62,7 +63,10 @@ export const PLUGIN_ORDER: readonly PluginEntry[] = [
   { name: 'tracing', build: ({ config, clients }) => (config.tracing ? [useOperationSpans(clients)] : []) },
   // Counts on execution only, so its place among the observers is free; beside them, it reads the same client.
   { name: 'deprecated-usage', build: ({ metrics, clients }) => [useDeprecatedUsage({ metrics, clients })] },
-  // ── onRequestParse: refusals on the request's headers ──
+  // ── onRequest and onRequestParse: the request's headers ──
+  // Before anything reads Accept (GraphiQL, the result processors, the @defer check): the header
+  // they read is the client's, weighed, and a request that accepts nothing the service answers is refused here.
+  { name: 'accept-negotiation', build: () => [useAcceptNegotiation<TradegraphContext>()] },
   // Before anything reads the body: a request a browser could forge across sites is refused on its headers.
   { name: 'csrf-prevention', build: () => [useCsrfPrevention()] },
   // ── onParams: refusals and substitutions before parsing ──
