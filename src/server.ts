@@ -6,6 +6,7 @@ import { createYoga, type YogaServerInstance } from 'graphql-yoga';
 import type { Logger } from 'pino';
 import type { Config } from './config.js';
 import { createContextFactory, type TradegraphContext } from './context.js';
+import { credentialKeyOfHeader } from './credentials.js';
 import { graphiqlOptions } from './graphiql.js';
 import { helpText } from './http/help.js';
 import { createNodeServer, listen } from './http/node-server.js';
@@ -21,6 +22,7 @@ import { createClientIdentities } from './observability/client-identity.js';
 import { PartnerApi, type PartnerApiOptions } from './partner/index.js';
 import { maskedErrorsOf } from './plugins/error-codes.js';
 import { tradegraphPlugins } from './plugins/index.js';
+import { createRateLimit } from './plugins/rate-limit.js';
 import { prepareTrustedDocuments, type TrustedDocuments } from './plugins/trusted-documents.js';
 import { connectRedis, warnIfEvicting, type SharedRedis } from './redis.js';
 import { buildSchema } from './schema.js';
@@ -78,6 +80,10 @@ export function createTradegraph({ config, logger, graphiqlHeaders = {}, schema 
       : connectRedis(config.responseCacheRedisUrl, logger.child({ redis: 'RESPONSE_CACHE_REDIS_URL' }), { commandTimeoutMs: config.redisCommandTimeoutMs });
   if (ownCacheRedis) metrics.watchResponseCacheRedis(() => ownCacheRedis.up);
   const cacheRedis = ownCacheRedis ?? redis;
+  // One rate limit for Yoga's answers (its plugin) and the node:http server's own refusals.
+  const rateLimit = config.rateLimit
+    ? createRateLimit({ ...config.rateLimit, accepted: partner.accepted, redis: redis ?? undefined, onRefusal: (budget) => metrics.countRateLimitRefusal(budget) })
+    : null;
   // Filled from the manifest once Yoga's pipeline exists (below).
   const trustedDocuments: TrustedDocuments = new Map();
 
@@ -90,7 +96,7 @@ export function createTradegraph({ config, logger, graphiqlHeaders = {}, schema 
       operationTimeoutMs: config.operationTimeoutMs,
       pageMaxPartnerCalls: config.pageMaxPartnerCalls,
     }),
-    plugins: tradegraphPlugins({ config, logger, metrics, clients, redis, cacheRedis, accepted: partner.accepted, trustedDocuments }),
+    plugins: tradegraphPlugins({ config, logger, metrics, clients, redis, cacheRedis, rateLimit, trustedDocuments }),
     graphiql: config.production ? false : graphiqlOptions(graphiqlHeaders),
     // Loaded on first use: the GraphiQL bundle is large, and production never renders it.
     renderGraphiQL: async (options) => (await import('@graphql-yoga/render-graphiql')).renderGraphiQL(options),
@@ -136,6 +142,7 @@ export function createTradegraph({ config, logger, graphiqlHeaders = {}, schema 
       logger.warn({ pendingBytes, writeTimeoutMs: config.httpWriteTimeoutMs }, 'answer cut: its client stopped reading it (HTTP_WRITE_TIMEOUT_MS)');
     },
     yoga: (req, res) => yoga.requestListener(req, res),
+    budgetFieldsOf: rateLimit ? (req) => rateLimit.fieldsOf(credentialKeyOfHeader(req.headers.authorization)) : async () => ({}),
     bodyStream: yoga.fetchAPI.ReadableStream,
   });
 

@@ -8,7 +8,6 @@ import type { Config } from '../config.js';
 import type { TradegraphContext } from '../context.js';
 import type { ClientIdentities } from '../observability/client-identity.js';
 import type { TradegraphMetrics } from '../observability/metrics.js';
-import type { AcceptedCredentials } from '../partner/accepted-credentials.js';
 import type { SharedRedis } from '../redis.js';
 import { useAcceptNegotiation } from './accept-negotiation.js';
 import { useCompiledExecution } from './compiled-execution.js';
@@ -25,7 +24,7 @@ import { useOperationObservability } from './operation-observability.js';
 import { useOperationSpans } from './operation-spans.js';
 import { productionPlugins } from './production.js';
 import { useQuerySizeLimit } from './query-size-limit.js';
-import { useRateLimit } from './rate-limit.js';
+import type { RateLimit } from './rate-limit.js';
 import { useTradegraphResponseCache } from './response-cache.js';
 import { useTrustedDocuments, type TrustedDocuments } from './trusted-documents.js';
 import { useVariablesDepthLimit } from './variables-depth-limit.js';
@@ -40,8 +39,8 @@ export interface PluginParts {
   redis: SharedRedis | null;
   /** The response cache's own Redis (RESPONSE_CACHE_REDIS_URL); `redis` when omitted. */
   cacheRedis?: SharedRedis | null;
-  /** The credentials the partner has accepted (partner.accepted), read by the rate limit. */
-  accepted: AcceptedCredentials;
+  /** The rate limit (RATE_LIMIT_MAX), made once for its plugin and the node:http server's refusals; null when off. */
+  rateLimit: RateLimit | null;
   /** Filled from the manifest once Yoga's pipeline exists; empty, it still refuses unknown ids. */
   trustedDocuments: TrustedDocuments;
 }
@@ -96,13 +95,7 @@ export const PLUGIN_ORDER: readonly PluginEntry[] = [
   // ── onExecute: spending the budget, then running the operation (compiled, or from the cache) ──
   // After the cost limit: an operation over it is refused without spending the budget. A hit, which
   // Yoga's cache answers in onParams before any of this runs, is charged in onExecutionResult.
-  {
-    name: 'rate-limit',
-    build: ({ config, redis, accepted, metrics }) =>
-      config.rateLimit
-        ? [useRateLimit({ ...config.rateLimit, accepted, redis: redis ?? undefined, onRefusal: (budget) => metrics.countRateLimitRefusal(budget) })]
-        : [],
-  },
+  { name: 'rate-limit', build: ({ rateLimit }) => (rateLimit ? [rateLimit.plugin] : []) },
   // After the rate limit, whose budget (and charge for a cache hit) it reports; its onExecutionResult
   // runs after the response cache has stored the result, so that no stored answer holds a budget.
   { name: 'cost-extension', build: () => [useCostExtension()] },

@@ -125,6 +125,51 @@ describe('extensions.cost and the RateLimit fields with a rate limit', () => {
   });
 });
 
+describe("the RateLimit fields on the refusals the node:http server makes before Yoga", () => {
+  const MAX = 30;
+  // Production, for its 406 help page to a browser; one operation in flight, for the 503.
+  const kit = useTestkit({
+    config: { production: true, rateLimit: { max: MAX, windowMs: 60_000 }, maxBodyBytes: 1024, maxOperationsInFlight: 1, upstreamTimeoutMs: 60_000, operationTimeoutMs: 120_000 },
+  });
+  const spentBy = async (token: string) => {
+    const read = await readPage(kit(), token);
+    expect(read.status).toBe(200);
+    return remainingOf(read.headers);
+  };
+  const expectBudget = (headers: Headers, remaining: number) => {
+    expect(headers.get('ratelimit-policy')).toBe(`"default";q=${MAX};w=60`);
+    expect(remainingOf(headers)).toBe(remaining);
+  };
+
+  it("carries the caller's own budget on a 413 and on the production help page's 406", async () => {
+    const left = await spentBy('large-body-token');
+    expect(left).toBe(MAX - pagePrice);
+    const tooLarge = await kit().post({ query: `{ __typename }${' '.repeat(2048)}` }, { token: 'large-body-token' });
+    expect(tooLarge.status).toBe(413);
+    expectBudget(tooLarge.headers, left);
+    const browser = await fetch(kit().graphqlUrl, { headers: { accept: 'text/html', authorization: 'Bearer large-body-token' } });
+    expect(browser.status).toBe(406);
+    expectBudget(browser.headers, left);
+  });
+
+  it("carries the caller's own budget on a 503 shed at MAX_OPERATIONS_IN_FLIGHT", async () => {
+    const left = await spentBy('shed-token');
+    // The one admitted operation waits for a listing fee the simulator holds: it stays in flight.
+    const release = kit().simulator.holdListingFees();
+    const held = kit().post({ query: `{ inventory(platformId: "${page.platformId}", appId: 730) { items(first: 1) { nodes { listingFee(price: 1000) { fee } } } } }` }, { token: 'holder-token' });
+    try {
+      await expect.poll(() => kit().simulator.callsOf('calculateListingFee').length).toBe(1);
+      const shed = await kit().post({ query: '{ __typename }' }, { token: 'shed-token' });
+      expect(shed.status).toBe(503);
+      expect(shed.headers.get('retry-after')).toBe('1');
+      expectBudget(shed.headers, left);
+    } finally {
+      release();
+    }
+    expect((await held).status).toBe(200);
+  });
+});
+
 describe('extensions.cost with the response cache (in-process)', () => {
   const MAX = 40;
   const kit = useTestkit({ config: { responseCacheTtlMs: 60_000, rateLimit: { max: MAX, windowMs: 60_000 } } });
