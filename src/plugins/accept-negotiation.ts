@@ -29,6 +29,9 @@ export function useAcceptNegotiation<TContext extends object>(): Plugin<TContext
         );
         return;
       }
+      // Apollo Client's `application/graphql-response+json,application/json;q=0.9` on every request:
+      // where Yoga's reading already answers in the type the weights prefer, the request goes on as it is.
+      if (!/;\s*q\s*=\s*0(\.0*)?\s*(,|;|$)/i.test(accept) && preferred[0] === yogaChoiceOf(accept)) return;
       const headers = new fetchAPI.Headers(request.headers);
       headers.set('accept', preferred.join(', '));
       const again = (body: ArrayBuffer | null) => setRequest(new fetchAPI.Request(request.url, { method: request.method, headers, body, signal: request.signal }));
@@ -37,4 +40,17 @@ export function useAcceptNegotiation<TContext extends object>(): Plugin<TContext
       return request.arrayBuffer().then(again);
     },
   };
+}
+
+/**
+ * The JSON type Yoga answers a single result in, reading the entries in their listed order and
+ * ignoring weights: the first entry that matches one, graphql-response+json when named, else JSON.
+ */
+function yogaChoiceOf(accept: string): string | undefined {
+  for (const entry of accept.toLowerCase().split(',')) {
+    const type = entry.split(';')[0]!.trim();
+    if (type === 'application/graphql-response+json') return type;
+    if (type === 'application/json' || type === 'application/*' || type === '*/*') return 'application/json';
+  }
+  return undefined;
 }
