@@ -82,6 +82,9 @@ class RequestLoaders implements Loaders {
       // Without a token the partner can only refuse: say what to send, and send nothing.
       const credential = accessToken === null ? null : credentialKey();
       if (accessToken === null || credential === null) throw new UnauthenticatedError(MISSING_TOKEN);
+      // A call joined in flight is the partner's work for its first caller: it counts in that
+      // request's actualQueryCost only, so that summed over requests the cost is the partner's work.
+      let joined = false;
       // Written out rather than spread: one object shape for every call, built on every page.
       return partner
         .readInventoryPage({
@@ -94,9 +97,10 @@ class RequestLoaders implements Loaders {
           signal: call.signal,
           deadline: call.deadline,
           requestId: call.requestId,
+          onJoined: () => (joined = true),
         })
         .then((answered) => {
-          cost.actual += 1 + (answered.list?.length ?? 0);
+          if (!joined) cost.actual += 1 + (answered.list?.length ?? 0);
           return answered;
         });
     });
@@ -108,8 +112,14 @@ class RequestLoaders implements Loaders {
       // The rate limit's gate, when it has one: fees made with the merchant's key for a caller the
       // partner has not accepted spend their shared budget per call made, not per call priced.
       await this.cost.beforeListingFeeCall?.(items.length);
-      const fees = await this.dependencies.partner.calculateListingFees({ items, credential: this.credentialKey(), ...this.call });
-      this.cost.actual += 1 + items.length;
+      let joined = false;
+      const fees = await this.dependencies.partner.calculateListingFees({
+        items,
+        credential: this.credentialKey(),
+        ...this.call,
+        onJoined: () => (joined = true),
+      });
+      if (!joined) this.cost.actual += 1 + items.length;
       return fees;
     }, this.dependencies.listingFeeBatchMax));
   }

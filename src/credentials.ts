@@ -50,6 +50,20 @@ function readOf(request: Request): Read {
   return read;
 }
 
+/**
+ * The credential digest of an Authorization header read outside Yoga (the node:http server's own
+ * refusals); null without a token or with a malformed header, as credentialKeyOf.
+ */
+export function credentialKeyOfHeader(authorization: string | undefined): string | null {
+  try {
+    const { accessToken } = parseCredentials(authorization ?? null);
+    return accessToken === null ? null : credentialDigest(accessToken);
+  } catch (error) {
+    if (error instanceof UnauthenticatedError) return null;
+    throw error;
+  }
+}
+
 /** The request's credentials (parseCredentials of its Authorization header); throws its refusal. */
 export function credentialsOf(request: Request): Credentials {
   const read = readOf(request);

@@ -104,6 +104,17 @@ export class BadUserInputError extends TradegraphError {
   }
 }
 
+/**
+ * An argument refused as execution starts, before the operation is charged: a size no list answers
+ * (`items(first: 101)`). A request error of GraphQL over HTTP, as a variable that does not coerce
+ * is: HTTP 400 under application/graphql-response+json, 200 under application/json (`spec`).
+ */
+export class ArgumentOutOfRangeError extends TradegraphError {
+  constructor(message: string, argumentName: string) {
+    super(message, ErrorCode.BAD_USER_INPUT, { argumentName, http: { status: 400, spec: true } });
+  }
+}
+
 export class UnauthenticatedError extends TradegraphError {
   constructor(message: string) {
     super(message, ErrorCode.UNAUTHENTICATED);

@@ -6,6 +6,7 @@ import { createYoga, type YogaServerInstance } from 'graphql-yoga';
 import type { Logger } from 'pino';
 import { ConfigError, type Config } from './config.js';
 import { createContextFactory, type TradegraphContext } from './context.js';
+import { credentialKeyOfHeader } from './credentials.js';
 import { graphiqlOptions, graphiqlPage } from './graphiql.js';
 import { helpText } from './http/help.js';
 import { createNodeServer, listen } from './http/node-server.js';
@@ -21,6 +22,7 @@ import { createClientIdentities } from './observability/client-identity.js';
 import { PartnerApi, type PartnerApiOptions } from './partner/index.js';
 import { maskedErrorsOf } from './plugins/error-codes.js';
 import { tradegraphPlugins } from './plugins/index.js';
+import { createRateLimit } from './plugins/rate-limit.js';
 import { prepareTrustedDocuments, type TrustedDocuments } from './plugins/trusted-documents.js';
 import { connectRedis, warnIfEvicting, type SharedRedis } from './redis.js';
 import { redisValues, type RedisValues } from './redis-values.js';
@@ -80,6 +82,10 @@ export function createTradegraph({ config, logger, graphiqlHeaders = {}, schema 
       : connectRedis(config.responseCacheRedisUrl, logger.child({ redis: 'RESPONSE_CACHE_REDIS_URL' }), redisOptions());
   if (ownCacheRedis) metrics.watchResponseCacheRedis(() => ownCacheRedis.up);
   const cacheRedis = ownCacheRedis ?? redis;
+  // One rate limit for Yoga's answers (its plugin) and the node:http server's own refusals.
+  const rateLimit = config.rateLimit
+    ? createRateLimit({ ...config.rateLimit, accepted: partner.accepted, redis: redis ?? undefined, onRefusal: (budget) => metrics.countRateLimitRefusal(budget) })
+    : null;
   // Filled from the manifest once Yoga's pipeline exists (below).
   const trustedDocuments: TrustedDocuments = new Map();
 
@@ -93,7 +99,7 @@ export function createTradegraph({ config, logger, graphiqlHeaders = {}, schema 
       operationTimeoutMs: config.operationTimeoutMs,
       pageMaxPartnerCalls: config.pageMaxPartnerCalls,
     }),
-    plugins: tradegraphPlugins({ config, logger, metrics, clients, redis, cacheRedis, accepted: partner.accepted, trustedDocuments, graphiql }),
+    plugins: tradegraphPlugins({ config, logger, metrics, clients, redis, cacheRedis, rateLimit, trustedDocuments, graphiql }),
     graphiql: config.production ? false : graphiqlOptions(graphiqlHeaders),
     // The page of the options above, rendered once (src/graphiql.ts), whose digest is its ETag.
     renderGraphiQL: () => graphiql!.page.html(),
@@ -139,6 +145,7 @@ export function createTradegraph({ config, logger, graphiqlHeaders = {}, schema 
       logger.warn({ pendingBytes, writeTimeoutMs: config.httpWriteTimeoutMs }, 'answer cut: its client stopped reading it (HTTP_WRITE_TIMEOUT_MS)');
     },
     yoga: (req, res) => yoga.requestListener(req, res),
+    budgetFieldsOf: rateLimit ? (req) => rateLimit.fieldsOf(credentialKeyOfHeader(req.headers.authorization)) : async () => ({}),
     bodyStream: yoga.fetchAPI.ReadableStream,
   });
 

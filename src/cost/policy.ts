@@ -23,7 +23,8 @@ export const ENTITY_PRICED_AS = 'node';
 
 /**
  * The largest slice any list of the schema answers (a page of items, a batch of listing fees). A
- * larger slicing argument is refused by its resolver before any partner call, so it is priced at
- * this bound rather than refused here as too expensive.
+ * larger slicing argument, or input list, is one its resolver would refuse: the cost limit refuses
+ * it with BAD_USER_INPUT as execution starts (plugins/operation-cost.ts), before the rate limit
+ * charges anything, rather than as too expensive.
  */
 export const MAX_SLICE = Math.max(MAX_PAGE_SIZE, MAX_LISTING_FEE_ITEMS);

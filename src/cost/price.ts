@@ -50,6 +50,23 @@ export interface OperationPrice {
   representations: number;
   /** The part of `cost` spent with the merchant's app-key alone (APP_KEY_FIELDS), whoever the caller is. */
   appKeyCost: number;
+  /**
+   * The first argument that asks for more elements than any list answers (MAX_SLICE), or a slice
+   * below 0: its resolver would refuse it, so the operation is refused before it is charged.
+   */
+  outOfRange: OutOfRange | null;
+}
+
+/** An argument whose size no resolver takes: `items(first: 101)`, a fee mutation of 101 items. */
+export interface OutOfRange {
+  /** The field the argument belongs to, as the document names it (its alias when it has one). */
+  field: string;
+  /** The argument, then the input fields below it: `first`, `input.items`. */
+  argument: string;
+  /** The slice asked for, or the elements the list holds. */
+  size: number;
+  /** A slicing argument (a number of elements) rather than a list of them. */
+  slicing: boolean;
 }
 
 /**
@@ -80,6 +97,13 @@ interface PricePlan {
   inputVariables: Array<readonly [name: string, fallback: unknown]>;
   /** Prices by the JSON of the scalar variables, when the price reads no input object. */
   prices: Map<string, OperationPrice | null>;
+  /** Where the plan's price functions note an argument out of range as they evaluate (evaluate resets it). */
+  outOfRange: OutOfRangeSlot;
+}
+
+/** Written by the price functions of included fields only, so a `@skip`ped field's argument is never refused. */
+interface OutOfRangeSlot {
+  found: OutOfRange | null;
 }
 
 /** Distinct variable values remembered per plan; the cache starts over when it is full. */
@@ -160,11 +184,11 @@ function priceUnder(schema: GraphQLSchema, plan: PricePlan, raw: Record<string, 
   return price;
 }
 
-const evaluate = (plan: PricePlan, variables: Record<string, unknown>): OperationPrice => ({
-  cost: plan.price(variables, 1),
-  representations: plan.representations(variables, 1),
-  appKeyCost: plan.appKeyPrice(variables, 1),
-});
+function evaluate(plan: PricePlan, variables: Record<string, unknown>): OperationPrice {
+  plan.outOfRange.found = null;
+  const cost = plan.price(variables, 1);
+  return { cost, representations: plan.representations(variables, 1), appKeyCost: plan.appKeyPrice(variables, 1), outOfRange: plan.outOfRange.found };
+}
 
 function scalarVariables(schema: GraphQLSchema, plan: PricePlan, raw: Record<string, unknown>): Record<string, unknown> | null {
   if (plan.scalarDefinitions.length === 0) return {};
@@ -185,6 +209,7 @@ interface Compile {
    * what is asked below them) until a field of the set, which is priced whole.
    */
   appKeyOnly: boolean;
+  outOfRange: OutOfRangeSlot;
 }
 
 function planOf(schema: GraphQLSchema, document: DocumentNode, operationName: string | null | undefined): PricePlan | null {
@@ -204,7 +229,7 @@ function planOf(schema: GraphQLSchema, document: DocumentNode, operationName: st
       .filter((definition): definition is FragmentDefinitionNode => definition.kind === Kind.FRAGMENT_DEFINITION)
       .map((fragment) => [fragment.name.value, fragment]),
   );
-  const compile: Compile = { schema, fragments, reads: new Set(), representations: [], appKeyOnly: false };
+  const compile: Compile = { schema, fragments, reads: new Set(), representations: [], appKeyOnly: false, outOfRange: { found: null } };
   const price = selectionSetPrice(compile, operation.selectionSet, rootType, NOTHING_SIZED) ?? FREE;
   // The same walk again for the app-key part; its representations were counted by the first.
   const appKeyCompile: Compile = { ...compile, representations: [], appKeyOnly: true };
@@ -215,6 +240,7 @@ function planOf(schema: GraphQLSchema, document: DocumentNode, operationName: st
     scalarDefinitions: [],
     inputVariables: [],
     prices: new Map(),
+    outOfRange: compile.outOfRange,
   };
   for (const definition of operation.variableDefinitions ?? []) {
     if (!compile.reads.has(definition.variable.name.value)) continue;
@@ -333,7 +359,12 @@ function inputPriceOf(compile: Compile, field: GraphQLField<unknown, unknown>, n
   const parts = inputs.map(({ path: [name, ...rest], weight, slicing }): Price => {
     if (slicing) return (_variables, size) => weight * size;
     const value = argumentOf(compile, field, node, name!);
-    return (variables) => weight * Math.min(elementsAt(value(variables), rest), MAX_SLICE);
+    const argument = [name!, ...rest].join('.');
+    return (variables) => {
+      const elements = elementsAt(value(variables), rest);
+      if (elements > MAX_SLICE) noteOutOfRange(compile, { field: fieldNameOf(field, node), argument, size: elements, slicing: false });
+      return weight * Math.min(elements, MAX_SLICE);
+    };
   });
   return sumOf(parts);
 }
@@ -468,16 +499,26 @@ function directiveArguments(
  * clamped to [0, MAX_SLICE]; `assumedSize` when none is given.
  */
 function sliceOf(compile: Compile, field: GraphQLField<unknown, unknown>, node: FieldNode, listSize: ListSize) {
-  const values = listSize.slicingArguments.map((name) => argumentOf(compile, field, node, name));
+  const values = listSize.slicingArguments.map((name) => [name, argumentOf(compile, field, node, name)] as const);
   return (variables: Record<string, unknown>): number => {
     let size: number | null = null;
-    for (const value of values) {
+    for (const [name, value] of values) {
       const given = value(variables);
-      if (typeof given === 'number') size = Math.max(size ?? 0, given);
+      if (typeof given !== 'number') continue;
+      if (given < 0 || given > MAX_SLICE) noteOutOfRange(compile, { field: fieldNameOf(field, node), argument: name, size: given, slicing: true });
+      size = Math.max(size ?? 0, given);
     }
     return Math.min(Math.max(size ?? listSize.assumedSize, 0), MAX_SLICE);
   };
 }
+
+/** Keeps the first argument out of range of an evaluation: the one the client reads first. */
+function noteOutOfRange(compile: Compile, found: OutOfRange): void {
+  compile.outOfRange.found ??= found;
+}
+
+/** A field as the document names it: by its alias when it has one, as the answer does. */
+const fieldNameOf = (field: GraphQLField<unknown, unknown>, node: FieldNode): string => node.alias?.value ?? field.name;
 
 /** One argument's value as execution will see it: worked out once when it holds no variable. */
 function argumentOf(

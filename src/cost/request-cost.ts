@@ -16,7 +16,7 @@ export interface ThrottleStatus {
 export interface RequestCost {
   /** The operation's price (null while unknown: a variable that does not coerce; 1 for an answer from the response cache). */
   requested: number | null;
-  /** Units of partner work done: 1 per partner call that succeeded, and 1 per item it carried or answered. */
+  /** Units of partner work done: 1 per partner call this request made that succeeded, and 1 per item it carried or answered (a call it joined in flight is the work of the request that made it). */
   actual: number;
   /** Set by the rate limit, when one is on. */
   throttle?: ThrottleStatus;

@@ -1,6 +1,6 @@
 // What a person who opens the service in a browser reads instead of an empty page: where the
 // GraphQL endpoint is and how to call it. Machines get GraphQL's own answers; these are for people.
-import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { IncomingMessage, OutgoingHttpHeaders, ServerResponse } from 'node:http';
 
 /** Where the service's own documentation of its HTTP interface lives, in its repository. */
 export const CLIENT_DOCS = 'docs/clients-and-graphql-over-http.md';
@@ -26,7 +26,7 @@ export function isBrowserVisit(req: IncomingMessage): boolean {
   return !new URL(req.url ?? '/', 'http://localhost').searchParams.has('query');
 }
 
-export function sendHelp(res: ServerResponse, status: number, text: string): void {
-  res.writeHead(status, { 'content-type': 'text/plain; charset=utf-8', 'content-length': Buffer.byteLength(text) });
+export function sendHelp(res: ServerResponse, status: number, text: string, fields: OutgoingHttpHeaders = {}): void {
+  res.writeHead(status, { ...fields, 'content-type': 'text/plain; charset=utf-8', 'content-length': Buffer.byteLength(text) });
   res.end(text);
 }

@@ -3,7 +3,7 @@
 // (read whole, within its cap) and then the operation's slot, in that order; every other request
 // goes to Yoga. Every answer, whoever writes it, is cut if its client stops reading it
 // (write-timeout.ts).
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { createServer, type IncomingMessage, type OutgoingHttpHeaders, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Logger } from 'pino';
 import type { Config } from '../config.js';
@@ -12,7 +12,7 @@ import { answerClientErrors, refusalBody } from './refusals.js';
 import { receiveRequestBody } from './request-body.js';
 import type { Route } from './routes.js';
 import { sendJson, sendJsonText } from './send-json.js';
-import type { LoadShedding } from './shedding.js';
+import type { LoadShedding, Refusal } from './shedding.js';
 import type { Shutdown } from './shutdown.js';
 import { cutUnreadAnswers, type AnswerCutListener } from './write-timeout.js';
 
@@ -33,9 +33,18 @@ export interface NodeServerParts {
   yoga: (req: IncomingMessage, res: ServerResponse) => unknown;
   /** The ReadableStream of Yoga's fetch API: a read body streams in it (request-body.ts). */
   bodyStream: typeof ReadableStream;
+  /**
+   * The caller's budget fields (RateLimit-Policy, RateLimit) for the refusals of /graphql made here,
+   * as Yoga's answers carry them; none without a rate limit.
+   */
+  budgetFieldsOf: (req: IncomingMessage) => Promise<OutgoingHttpHeaders>;
 }
 
-export function createNodeServer({ config, logger, graphqlPath, help, routes, shedding, shutdown, onAnswerCut, yoga, bodyStream }: NodeServerParts): Server {
+export function createNodeServer({ config, logger, graphqlPath, help, routes, shedding, shutdown, onAnswerCut, yoga, bodyStream, budgetFieldsOf }: NodeServerParts): Server {
+  // A budget that cannot be read leaves the fields out rather than the answer.
+  const fieldsOf = (req: IncomingMessage) => budgetFieldsOf(req).catch((): OutgoingHttpHeaders => ({}));
+  const refuseWith = (req: IncomingMessage, res: ServerResponse, { status, text, headers }: Refusal) =>
+    void fieldsOf(req).then((fields) => sendJsonText(res, status, text, { ...fields, ...headers }));
   const server = createServer<typeof IncomingMessage, Shutdown['Response']>(
     {
       ServerResponse: cutUnreadAnswers(shutdown.Response, config.httpWriteTimeoutMs, onAnswerCut),
@@ -51,7 +60,7 @@ export function createNodeServer({ config, logger, graphqlPath, help, routes, sh
       const path = pathOf(req.url);
       if (config.production && path === graphqlPath && isBrowserVisit(req)) {
         // Production has no GraphiQL, and Yoga would answer a browser 406 with an empty body.
-        sendHelp(res, 406, help);
+        void fieldsOf(req).then((fields) => sendHelp(res, 406, help, fields));
         return;
       }
       const route = routes[path];
@@ -66,10 +75,12 @@ export function createNodeServer({ config, logger, graphqlPath, help, routes, sh
       if (path !== graphqlPath) {
         return refuse(res, 404, `There is nothing at ${path.slice(0, 100)}: GraphQL is at ${graphqlPath}; also GET /health, /readiness, /metrics.`);
       }
-      if (!shedding.hasRoomFor(res)) return;
+      if (!shedding.hasRoom()) return refuseWith(req, res, shedding.refuseSlot());
       // The slot is taken once the body is in: a client still sending holds none.
-      void receiveRequestBody(req, res, config.maxBodyBytes, shedding, bodyStream).then((received) => {
-        if (received && shedding.admit(res)) void yoga(req, res);
+      void receiveRequestBody(req, res, config.maxBodyBytes, shedding, bodyStream, () => fieldsOf(req)).then((received) => {
+        if (!received) return;
+        if (shedding.admit(res)) void yoga(req, res);
+        else refuseWith(req, res, shedding.refuseSlot());
       });
     },
   );

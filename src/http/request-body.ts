@@ -2,7 +2,7 @@
 // (shedding.ts): a body over MAX_BODY_BYTES is answered HTTP 413 and never buffered past the cap,
 // and a client that sends its body slowly holds no slot meanwhile, only its connection, until
 // HTTP_REQUEST_TIMEOUT_MS (Node's requestTimeout answers it 408).
-import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { IncomingMessage, OutgoingHttpHeaders, ServerResponse } from 'node:http';
 import { OperationLimitError } from '../errors.js';
 import { errorBody } from './send-json.js';
 import type { LoadShedding, Refusal } from './shedding.js';
@@ -83,11 +83,13 @@ export async function receiveRequestBody(
   maxBytes: number,
   shedding: LoadShedding,
   Stream: typeof ReadableStream,
+  /** The header fields every answer of the caller carries (its budget, http/node-server.ts). */
+  fieldsOf: () => Promise<OutgoingHttpHeaders>,
 ): Promise<boolean> {
   if (req.method === 'GET' || req.method === 'HEAD') return true;
   const declared = Number(req.headers['content-length']);
   if (Number.isFinite(declared) && declared > maxBytes) {
-    refuseMidBody(req, res, tooLarge(maxBytes));
+    refuseMidBody(req, res, tooLarge(maxBytes), fieldsOf);
     return false;
   }
   let reserved = 0;
@@ -114,7 +116,7 @@ export async function receiveRequestBody(
   });
   shedding.releaseBody(reserved);
   if (body === 'too large' || body === 'no room') {
-    refuseMidBody(req, res, body === 'too large' ? tooLarge(maxBytes) : shedding.refuseBody());
+    refuseMidBody(req, res, body === 'too large' ? tooLarge(maxBytes) : shedding.refuseBody(), fieldsOf);
     return false;
   }
   if (body === 'aborted') {
@@ -137,8 +139,18 @@ function tooLarge(maxBytes: number): Refusal {
  * whichever comes first: a client that keeps sending, or stops mid-body, does not hold the
  * connection until the request timeout.
  */
-function refuseMidBody(req: IncomingMessage, res: ServerResponse, { status, text, headers }: Refusal): void {
-  res.writeHead(status, { ...headers, 'content-type': 'application/json; charset=utf-8', 'content-length': Buffer.byteLength(text), connection: 'close' });
+function refuseMidBody(req: IncomingMessage, res: ServerResponse, refusal: Refusal, fieldsOf: () => Promise<OutgoingHttpHeaders>): void {
+  void fieldsOf().then((fields) => writeMidBody(req, res, refusal, fields));
+}
+
+function writeMidBody(req: IncomingMessage, res: ServerResponse, { status, text, headers }: Refusal, fields: OutgoingHttpHeaders): void {
+  res.writeHead(status, {
+    ...fields,
+    ...headers,
+    'content-type': 'application/json; charset=utf-8',
+    'content-length': Buffer.byteLength(text),
+    connection: 'close',
+  });
   res.write(text);
   const finish = () => {
     clearTimeout(lingering);

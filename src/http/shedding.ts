@@ -4,13 +4,18 @@
 // share a memory budget instead.
 import type { OutgoingHttpHeaders, ServerResponse } from 'node:http';
 import { OverloadedError } from '../errors.js';
-import { errorBody, sendJsonText } from './send-json.js';
+import { errorBody } from './send-json.js';
 
 export interface LoadShedding {
-  /** Answers 503 when every slot is taken, before the request's body is read, and returns false. */
-  hasRoomFor(res: ServerResponse): boolean;
-  /** Admits a request, counting it until its answer ends; or answers it 503 and returns false. */
+  /** Whether a slot is free, asked before the request's body is read. */
+  hasRoom(): boolean;
+  /** Admits a request, counting it until its answer ends; false when every slot is taken. */
   admit(res: ServerResponse): boolean;
+  /**
+   * Counts a request turned away because every slot is taken as shed, and gives its answer, 503
+   * OVERLOADED with Retry-After, for the server to send.
+   */
+  refuseSlot(): Refusal;
   /**
    * Counts a request whose body the budget below had no room for as shed, and gives its answer,
    * 503 OVERLOADED with Retry-After, for the body's reader to send while the rest of it is dropped.
@@ -47,22 +52,18 @@ export function createLoadShedding(maxInFlight: number, bodyBudgetBytes: number,
   };
   const slotsRefusal = overloaded(`The service is working on ${maxInFlight} operations, the most it takes at once; retry in 1 s.`);
   const bodyRefusal = overloaded('The service is receiving as many request bodies as it holds at once; retry in 1 s.');
-  const refuse = (res: ServerResponse) => {
-    onShed();
-    sendJsonText(res, slotsRefusal.status, slotsRefusal.text, slotsRefusal.headers);
-  };
-  const hasRoomFor = (res: ServerResponse) => {
-    if (inFlight < maxInFlight) return true;
-    refuse(res);
-    return false;
-  };
+  const hasRoom = () => inFlight < maxInFlight;
   return {
-    hasRoomFor,
+    hasRoom,
     admit(res) {
-      if (!hasRoomFor(res)) return false;
+      if (!hasRoom()) return false;
       inFlight += 1;
       res.once('close', ended);
       return true;
+    },
+    refuseSlot() {
+      onShed();
+      return slotsRefusal;
     },
     refuseBody() {
       onShed();

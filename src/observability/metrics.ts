@@ -1,7 +1,7 @@
 // The service's Prometheus metrics: GraphQL operations and partner calls, in a registry of its own
 // per service (tests run several services in one process). Metric objects are made once, at start.
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
-import type { PartnerCallEvent, PartnerCallObserver } from '../partner/index.js';
+import { PARTNER_OPERATIONS, type PartnerCallEvent, type PartnerCallObserver } from '../partner/index.js';
 import { REDIS_VALUE_STORES, type RedisValueStore } from '../redis-values.js';
 import { boundedLabel } from './bounded-label.js';
 
@@ -183,6 +183,12 @@ function partnerCallMetrics(registry: Registry): TradegraphMetrics['partnerCalls
     labelNames: ['operation'] as const,
     registers: [registry],
   });
+  // At 0 from the first scrape for every operation, as the rate-limit refusals are: rate() and
+  // increase() see the first retry or coalesced call only if its series was there before it.
+  for (const operation of PARTNER_OPERATIONS) {
+    upstreamRetries.inc({ operation }, 0);
+    upstreamCoalesced.inc({ operation }, 0);
+  }
 
   const seenEnvelopeCode = boundedLabel(MAX_ENVELOPE_CODES);
   const envelopeCodeLabel = (code: unknown): string => {

@@ -56,6 +56,11 @@ export interface PartnerCall {
   deadline?: OperationDeadline;
   /** Sent as x-request-id: a call shared by several operations carries the first one's. */
   requestId?: string;
+  /**
+   * Told when this call joined an identical one in flight instead of being made (coalesce.ts):
+   * the partner does the work once, for the call's first caller, and this caller's cost counts none of it.
+   */
+  onJoined?: () => void;
 }
 
 /** A call on its way through the upstream policies: what each of them may read. */

@@ -90,6 +90,7 @@ export class PartnerClient {
       [
         // An identical call in flight is joined, not sent: the rest runs once for all its callers.
         coalescingPolicy((upstream) => {
+          upstream.call.onJoined?.();
           for (const observer of this.observers) observer.callCoalesced?.(upstream.info);
         }),
         // The client's own: observers hear of the call as it starts and ends; its error is typed.

@@ -4,8 +4,8 @@
 import { AcceptedCredentials, type CredentialDigest } from './accepted-credentials.js';
 import type { CallerDomains } from './breaker.js';
 import { PartnerClient, type PartnerClientOptions } from './client.js';
-import { readInventoryPage, type ReadInventoryParams } from './inventory.js';
-import { calculateListingFees, type CalculateListingFeesParams } from './listing-fee.js';
+import { READ_INVENTORY, readInventoryPage, type ReadInventoryParams } from './inventory.js';
+import { CALCULATE_LISTING_FEE, calculateListingFees, type CalculateListingFeesParams } from './listing-fee.js';
 import type { TradeInventoryResponseDTO, ListingFeeResultDTO } from './models.js';
 import type { UpstreamProbeResult } from './observer.js';
 import type { SharedRedis } from '../redis.js';
@@ -106,6 +106,9 @@ export class PartnerApi {
     await Promise.all(this.upstreams().map(({ client }) => client.close()));
   }
 }
+
+/** Every operation the partner clients call: the `operation` label values the metrics know in advance. */
+export const PARTNER_OPERATIONS = [READ_INVENTORY, CALCULATE_LISTING_FEE] as const;
 
 export type { OperationDeadline } from './call.js';
 export type { PartnerCallEvent, PartnerCallInfo, PartnerCallObserver, UpstreamProbeResult } from './observer.js';

@@ -21,6 +21,8 @@ export interface ReadInventoryParams {
   signal?: AbortSignal;
   deadline?: OperationDeadline;
   requestId?: string;
+  /** Told when the call joins an identical one in flight (PartnerCall.onJoined). */
+  onJoined?: () => void;
 }
 
 /**
@@ -53,6 +55,7 @@ export async function readInventoryPage(client: PartnerClient, params: ReadInven
     signal: params.signal,
     deadline: params.deadline,
     requestId: params.requestId,
+    onJoined: params.onJoined,
   });
   return parseInventoryPage(data);
 }

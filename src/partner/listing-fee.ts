@@ -18,6 +18,8 @@ export interface CalculateListingFeesParams {
   signal?: AbortSignal;
   deadline?: OperationDeadline;
   requestId?: string;
+  /** Told when the call joins an identical one in flight (PartnerCall.onJoined). */
+  onJoined?: () => void;
 }
 
 /** What one result item may weigh; the answer's cap follows from the batch size. */
@@ -44,6 +46,7 @@ export async function calculateListingFees(
     signal: params.signal,
     deadline: params.deadline,
     requestId: params.requestId,
+    onJoined: params.onJoined,
   });
   return parseListingFeeResults(data);
 }

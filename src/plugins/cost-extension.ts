@@ -1,7 +1,8 @@
 // Every answer tells its cost and the caller's budget in `extensions.cost`, with Shopify's names:
 // `requestedQueryCost` (the operation's price, what the rate limit charged), `actualQueryCost`
-// (the partner work its calls actually did, never more than the price) and, with a rate limit,
-// `throttleStatus` (the caller's own bucket after this operation). Added as the result leaves
+// (the partner work of the calls it made, a call shared in flight counting for its maker only;
+// never more than the price) and, with a rate limit, `throttleStatus` (the caller's own bucket
+// after this operation). Added as the result leaves
 // execution, after the response cache has stored it: a cached answer carries no cost of its own,
 // and each answer served from it gets the budget of its own moment.
 import { isAsyncIterable, mapAsyncIterator, type Plugin } from 'graphql-yoga';

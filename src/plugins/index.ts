@@ -8,8 +8,8 @@ import type { Config } from '../config.js';
 import type { TradegraphContext } from '../context.js';
 import type { ClientIdentities } from '../observability/client-identity.js';
 import type { TradegraphMetrics } from '../observability/metrics.js';
-import type { AcceptedCredentials } from '../partner/accepted-credentials.js';
 import type { SharedRedis } from '../redis.js';
+import { useAcceptNegotiation } from './accept-negotiation.js';
 import { useCompiledExecution } from './compiled-execution.js';
 import { useAnswerCompression } from './compression.js';
 import { useCostExtension } from './cost-extension.js';
@@ -26,7 +26,7 @@ import { useOperationObservability } from './operation-observability.js';
 import { useOperationSpans } from './operation-spans.js';
 import { productionPlugins } from './production.js';
 import { useQuerySizeLimit } from './query-size-limit.js';
-import { useRateLimit } from './rate-limit.js';
+import type { RateLimit } from './rate-limit.js';
 import { useTradegraphResponseCache } from './response-cache.js';
 import { useTrustedDocuments, type TrustedDocuments } from './trusted-documents.js';
 import { useVariablesDepthLimit } from './variables-depth-limit.js';
@@ -41,8 +41,8 @@ export interface PluginParts {
   redis: SharedRedis | null;
   /** The response cache's own Redis (RESPONSE_CACHE_REDIS_URL); `redis` when omitted. */
   cacheRedis?: SharedRedis | null;
-  /** The credentials the partner has accepted (partner.accepted), read by the rate limit. */
-  accepted: AcceptedCredentials;
+  /** The rate limit (RATE_LIMIT_MAX), made once for its plugin and the node:http server's refusals; null when off. */
+  rateLimit: RateLimit | null;
   /** Filled from the manifest once Yoga's pipeline exists; empty, it still refuses unknown ids. */
   trustedDocuments: TrustedDocuments;
   /** GraphiQL's page and the endpoint it is served at; none in production, which serves no GraphiQL. */
@@ -66,7 +66,10 @@ export const PLUGIN_ORDER: readonly PluginEntry[] = [
   { name: 'tracing', build: ({ config, clients }) => (config.tracing ? [useOperationSpans(clients)] : []) },
   // Counts on execution only, so its place among the observers is free; beside them, it reads the same client.
   { name: 'deprecated-usage', build: ({ metrics, clients }) => [useDeprecatedUsage({ metrics, clients })] },
-  // ── onRequestParse: refusals on the request's headers ──
+  // ── onRequest and onRequestParse: the request's headers ──
+  // Before anything reads Accept (GraphiQL, the result processors, the @defer check): the header
+  // they read is the client's, weighed, and a request that accepts nothing the service answers is refused here.
+  { name: 'accept-negotiation', build: () => [useAcceptNegotiation<TradegraphContext>()] },
   // Before anything reads the body: a request a browser could forge across sites is refused on its headers.
   { name: 'csrf-prevention', build: () => [useCsrfPrevention()] },
   // ── onParams: refusals and substitutions before parsing ──
@@ -96,13 +99,7 @@ export const PLUGIN_ORDER: readonly PluginEntry[] = [
   // ── onExecute: spending the budget, then running the operation (compiled, or from the cache) ──
   // After the cost limit: an operation over it is refused without spending the budget. A hit, which
   // Yoga's cache answers in onParams before any of this runs, is charged in onExecutionResult.
-  {
-    name: 'rate-limit',
-    build: ({ config, redis, accepted, metrics }) =>
-      config.rateLimit
-        ? [useRateLimit({ ...config.rateLimit, accepted, redis: redis ?? undefined, onRefusal: (budget) => metrics.countRateLimitRefusal(budget) })]
-        : [],
-  },
+  { name: 'rate-limit', build: ({ rateLimit }) => (rateLimit ? [rateLimit.plugin] : []) },
   // After the rate limit, whose budget (and charge for a cache hit) it reports; its onExecutionResult
   // runs after the response cache has stored the result, so that no stored answer holds a budget.
   { name: 'cost-extension', build: () => [useCostExtension()] },

@@ -7,8 +7,10 @@
 // caller the partner has not accepted share one budget of RATE_LIMIT_MAX fee items, spent as the
 // calls are made (a mutation its resolver refuses spends none of it), of which one client (its
 // address, its token) may spend only a share. With Redis the counts are shared by every replica;
-// without it (or while it is away) they are the replica's own. Every answer carries the caller's
-// budget in RateLimit-Policy and RateLimit header fields (draft-ietf-httpapi-ratelimit-headers).
+// without it (or while it is away) they are the replica's own. Every answer of /graphql carries the
+// caller's budget in RateLimit-Policy and RateLimit header fields (draft-ietf-httpapi-ratelimit-headers):
+// Yoga's through the plugin, and the node:http server's own refusals (503, 413, production's 406)
+// through fieldsOf, read from the same counts.
 import { hash } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
 import type { Plugin } from 'graphql-yoga';
@@ -61,7 +63,14 @@ const unprovenFeeShareOf = (max: number): number => Math.max(1, Math.ceil(max / 
 /** The name of the one policy in the RateLimit-Policy and RateLimit fields. */
 const POLICY = '"default"';
 
-export function useRateLimit({ max, windowMs, proxyHops = 0, accepted, redis, onRefusal }: RateLimitOptions): Plugin<TradegraphContext> {
+/** The rate limit: its plugin, and the budget fields of a caller for answers made outside Yoga. */
+export interface RateLimit {
+  plugin: Plugin<TradegraphContext>;
+  /** The RateLimit-Policy and RateLimit fields of a credential's own budget (null: the anonymous one), read without spending. */
+  fieldsOf(credential: string | null): Promise<Record<string, string>>;
+}
+
+export function createRateLimit({ max, windowMs, proxyHops = 0, accepted, redis, onRefusal }: RateLimitOptions): RateLimit {
   // Loaded on first use, and only when a limit is configured.
   let limiters: Promise<Limiters> | undefined;
   const limitersOf = () => (limiters ??= createLimiters({ max, windowMs, redis }));
@@ -72,7 +81,12 @@ export function useRateLimit({ max, windowMs, proxyHops = 0, accepted, redis, on
     restoreRate: max / (windowMs / 1000),
     msBeforeRestore: Math.max(0, msBeforeNext),
   });
-  return {
+  const fieldsOf = async (credential: string | null): Promise<Record<string, string>> => fieldsOfThrottle(await currentThrottle(credential ?? ANONYMOUS));
+  const fieldsOfThrottle = ({ currentlyAvailable, msBeforeRestore }: ThrottleStatus): Record<string, string> => ({
+    'RateLimit-Policy': `${POLICY};q=${max};w=${windowMs / 1000}`,
+    RateLimit: `${POLICY};r=${currentlyAvailable};t=${Math.ceil(msBeforeRestore / 1000)}`,
+  });
+  const plugin: Plugin<TradegraphContext> = {
     async onExecute({ args }) {
       const { request, req } = args.contextValue as unknown as { request: Request; req?: IncomingMessage };
       const credential = credentialKeyOf(request);
@@ -106,11 +120,10 @@ export function useRateLimit({ max, windowMs, proxyHops = 0, accepted, redis, on
     async onResponse({ request, response }) {
       const record = requestCostOf(request);
       record.throttle ??= await currentThrottle(credentialKeyOf(request) ?? ANONYMOUS);
-      const { currentlyAvailable, msBeforeRestore } = record.throttle;
-      response.headers.set('RateLimit-Policy', `${POLICY};q=${max};w=${windowMs / 1000}`);
-      response.headers.set('RateLimit', `${POLICY};r=${currentlyAvailable};t=${Math.ceil(msBeforeRestore / 1000)}`);
+      for (const [name, value] of Object.entries(fieldsOfThrottle(record.throttle))) response.headers.set(name, value);
     },
   };
+  return { plugin, fieldsOf };
 
   /** Spends `points` of the caller's own budget, records what is left of it, and answers the refusal if any. */
   async function spendOwn(request: Request, credential: string | null, points: number): Promise<OperationRateLimitedError | null> {

@@ -60,6 +60,23 @@ describe('with the response cache off', () => {
     expect((await coalesced(kit())) - before).toBe(100 - calls);
   });
 
+  it("counts a shared call's partner work once: in the cost of the read that made it, none in those that joined it", async () => {
+    const results = await Promise.all(Array.from({ length: 5 }, () => read<{ inventory: Record<string, unknown> }>(kit(), TOTAL_AND_IDS)));
+    for (const result of results) expectNoGraphQLErrors(result);
+    const costs = results.map((result) => (result.extensions as { cost: { requestedQueryCost: number; actualQueryCost: number } }).cost);
+    const calls = inventoryCalls(kit()).length;
+    expect(calls).toBeGreaterThanOrEqual(1);
+    expect(calls).toBeLessThan(5);
+    // Every call is the same page: the work of one, counted by the reads that made the calls.
+    const work = Math.max(...costs.map((cost) => cost.actualQueryCost));
+    expect(work).toBeGreaterThan(1);
+    expect(costs.filter((cost) => cost.actualQueryCost === work)).toHaveLength(calls);
+    expect(costs.filter((cost) => cost.actualQueryCost === 0)).toHaveLength(5 - calls);
+    expect(costs.reduce((sum, cost) => sum + cost.actualQueryCost, 0)).toBe(calls * work);
+    // Each is still priced, and charged, as it would be alone: the charge comes before the call.
+    expect(new Set(costs.map((cost) => cost.requestedQueryCost)).size).toBe(1);
+  });
+
   it('two users reading the same page at once never share a call or an answer', async () => {
     // The simulator refuses a token starting 'forbidden' with HTTP 403: its answer is its own.
     const [allowed, refused] = await Promise.all([

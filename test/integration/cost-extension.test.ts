@@ -3,7 +3,7 @@
 // and RateLimit header fields (draft-ietf-httpapi-ratelimit-headers) on every answer, 429 included.
 // An answer from the response cache (in-process or Redis) never carries a stored budget, and a
 // @defer stream carries the cost on its first payload and the work done on its last.
-import { print } from 'graphql';
+import { parse, print } from 'graphql';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { operationCost } from '../../src/cost/price.js';
 import { buildSchema } from '../../src/schema.js';
@@ -59,6 +59,19 @@ describe('extensions.cost without a rate limit', () => {
     expect(body.extensions!.cost).toEqual({ requestedQueryCost: 2, actualQueryCost: 0 });
     expect(kit().simulator.callsOf('calculateListingFee')).toHaveLength(0);
   });
+
+  it('tells a cost-limit refusal its price, the figure its message names, and no partner work', async () => {
+    const pages = Array.from({ length: 11 }, (_, n) => `a${n}: inventory(platformId: "${page.platformId}", appId: 730) { items(first: 100) { nodes { assetId } } }`);
+    const query = `{ ${pages.join(' ')} }`;
+    const { status, body } = await send(kit(), { query });
+    expect(status).toBe(400);
+    expect(errorCodes(body as never)).toEqual(['OPERATION_LIMIT_EXCEEDED']);
+    const price = operationCost(schema, parse(query), undefined, {})!;
+    expect(price).toBeGreaterThan(1000);
+    expect((body.errors![0] as { message: string }).message).toContain(`would cost ${price} units`);
+    expect(body.extensions!.cost).toEqual({ requestedQueryCost: price, actualQueryCost: 0 });
+    expect(kit().simulator.callsOf('readInventory')).toHaveLength(0);
+  });
 });
 
 describe('extensions.cost and the RateLimit fields with a rate limit', () => {
@@ -109,6 +122,51 @@ describe('extensions.cost and the RateLimit fields with a rate limit', () => {
     const invalid = await send(kit(), { query: '{ nothingHere }' }, 'spent-token');
     expect(invalid.status).toBe(400);
     expect(remainingOf(invalid.headers)).toBe(remainingOf(refused!.headers));
+  });
+});
+
+describe("the RateLimit fields on the refusals the node:http server makes before Yoga", () => {
+  const MAX = 30;
+  // Production, for its 406 help page to a browser; one operation in flight, for the 503.
+  const kit = useTestkit({
+    config: { production: true, rateLimit: { max: MAX, windowMs: 60_000 }, maxBodyBytes: 1024, maxOperationsInFlight: 1, upstreamTimeoutMs: 60_000, operationTimeoutMs: 120_000 },
+  });
+  const spentBy = async (token: string) => {
+    const read = await readPage(kit(), token);
+    expect(read.status).toBe(200);
+    return remainingOf(read.headers);
+  };
+  const expectBudget = (headers: Headers, remaining: number) => {
+    expect(headers.get('ratelimit-policy')).toBe(`"default";q=${MAX};w=60`);
+    expect(remainingOf(headers)).toBe(remaining);
+  };
+
+  it("carries the caller's own budget on a 413 and on the production help page's 406", async () => {
+    const left = await spentBy('large-body-token');
+    expect(left).toBe(MAX - pagePrice);
+    const tooLarge = await kit().post({ query: `{ __typename }${' '.repeat(2048)}` }, { token: 'large-body-token' });
+    expect(tooLarge.status).toBe(413);
+    expectBudget(tooLarge.headers, left);
+    const browser = await fetch(kit().graphqlUrl, { headers: { accept: 'text/html', authorization: 'Bearer large-body-token' } });
+    expect(browser.status).toBe(406);
+    expectBudget(browser.headers, left);
+  });
+
+  it("carries the caller's own budget on a 503 shed at MAX_OPERATIONS_IN_FLIGHT", async () => {
+    const left = await spentBy('shed-token');
+    // The one admitted operation waits for a listing fee the simulator holds: it stays in flight.
+    const release = kit().simulator.holdListingFees();
+    const held = kit().post({ query: `{ inventory(platformId: "${page.platformId}", appId: 730) { items(first: 1) { nodes { listingFee(price: 1000) { fee } } } } }` }, { token: 'holder-token' });
+    try {
+      await expect.poll(() => kit().simulator.callsOf('calculateListingFee').length).toBe(1);
+      const shed = await kit().post({ query: '{ __typename }' }, { token: 'shed-token' });
+      expect(shed.status).toBe(503);
+      expect(shed.headers.get('retry-after')).toBe('1');
+      expectBudget(shed.headers, left);
+    } finally {
+      release();
+    }
+    expect((await held).status).toBe(200);
   });
 });
 

@@ -192,6 +192,19 @@ describe('GET /metrics', () => {
     expect(text).toContain('process_cpu_user_seconds_total');
   });
 
+  it('exports the retry and coalescing counters of every partner operation at 0 from the first scrape', async () => {
+    const fresh = await startTestkit();
+    try {
+      const text = await scrape(fresh);
+      for (const operation of ['readInventory', 'calculateListingFee']) {
+        expect(sample(text, `tradegraph_upstream_retries_total{operation="${operation}"}`), operation).toBe(0);
+        expect(sample(text, `tradegraph_upstream_calls_coalesced_total{operation="${operation}"}`), operation).toBe(0);
+      }
+    } finally {
+      await fresh.close();
+    }
+  });
+
   it('keeps each service in its own registry', async () => {
     const other = await startTestkit();
     try {

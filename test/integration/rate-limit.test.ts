@@ -148,6 +148,46 @@ describe('budgets that bound what they protect', () => {
   });
 });
 
+describe('an argument out of range, refused before it is charged', () => {
+  const kit = useTestkit({ config: { rateLimit: { max: MAX, windowMs: WINDOW_MS } } });
+
+  /** Asks `items(first:)` with this token under graphql-response+json and answers the HTTP status and body. */
+  async function pageAs(token: string, first: number, accept = 'application/graphql-response+json') {
+    const response = await kit().post({ query: print(InventoryPageDocument), variables: { ...variables, first } }, { token, headers: { accept } });
+    const body = (await response.json()) as { data?: unknown; errors: { message: string; extensions: Record<string, unknown> }[]; extensions: { cost: { requestedQueryCost: number } } };
+    return { status: response.status, remaining: response.headers.get('ratelimit'), body };
+  }
+
+  it('answers items(first: 101) BAD_USER_INPUT, not RATE_LIMITED, with little budget left, and spends nothing', async () => {
+    // The budget is far below the price of a full page: a charge before the check would be a 429.
+    const refused = await pageAs('slice-token', 101);
+    expect(errorCodes(refused.body)).toEqual(['BAD_USER_INPUT']);
+    expect(refused.body.errors[0]!.extensions.argumentName).toBe('first');
+    expect(refused.body.errors[0]!.message).toMatch(/'first'.*0 to 100; got 101/);
+    // A request error of GraphQL over HTTP: no data, 400 under graphql-response+json, 200 under JSON.
+    expect(refused.status).toBe(400);
+    expect(refused.body.data).toBeUndefined();
+    expect((await pageAs('slice-token', 101, 'application/json')).status).toBe(200);
+    expect(refused.remaining).toBe(`"default";r=${MAX};t=${WINDOW_MS / 1000}`);
+    expect(kit().simulator.callsOf('readInventory')).toHaveLength(0);
+    // A negative slice too; the whole budget is still there for a read.
+    expect(errorCodes((await pageAs('slice-token', -1)).body)).toEqual(['BAD_USER_INPUT']);
+    for (let sent = 0; sent < MAX; sent++) expect((await readAs(kit(), 'slice-token')).status).toBe(200);
+  });
+
+  it('refuses a fee mutation of 101 items from an accepted token as BAD_USER_INPUT without spending its budget', async () => {
+    expect((await readAs(kit(), 'slice-fee-token')).status).toBe(200);
+    const items = Array.from({ length: 101 }, (_, at) => ({ price: 100 + at }));
+    const refused = await kit().execute(CalculateListingFeeDocument, { input: { items } }, { token: 'slice-fee-token' });
+    expect(errorCodes(refused)).toEqual(['BAD_USER_INPUT']);
+    expect(refused.errors![0]!.extensions!.argumentName).toBe('input.items');
+    expect(kit().simulator.callsOf('calculateListingFee')).toHaveLength(0);
+    // The two units left after the read are still there.
+    for (let sent = 1; sent < MAX; sent++) expect((await readAs(kit(), 'slice-fee-token')).status).toBe(200);
+    expect((await readAs(kit(), 'slice-fee-token')).status).toBe(429);
+  });
+});
+
 afterAll(closeClientAddresses);
 
 describe('the fee budget of callers the partner has not accepted, shared fairly', () => {

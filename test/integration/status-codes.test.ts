@@ -76,6 +76,27 @@ describe('every non-2xx answer has a JSON body with a code', () => {
     expect(await expectCodedRefusal(response, 406, 'BAD_REQUEST')).toContain('application/json');
   });
 
+  it.each([
+    ['application/json;q=0'],
+    ['*/*;q=0'],
+    ['application/json;q=0, application/graphql-response+json;q=0, text/event-stream;q=0, multipart/mixed;q=0'],
+  ])('406: an Accept that refuses every media type the service answers in (RFC 9110 q=0): %s', async (accept) => {
+    const response = await post('{"query":"{ __typename }"}', { 'content-type': 'application/json', accept });
+    expect(await expectCodedRefusal(response, 406, 'BAD_REQUEST')).toContain(accept);
+  });
+
+  it('answers in the media type the client weighs highest, not the one it lists first, and never in one it refuses', async () => {
+    const send = (accept: string) => post('{"query":"{ nope }"}', { 'content-type': 'application/json', accept });
+    const weighed = await send('application/json;q=0.5, application/graphql-response+json');
+    expect(weighed.headers.get('content-type')).toMatch(/^application\/graphql-response\+json;/);
+    expect(weighed.status).toBe(400);
+    const refused = await send('application/json;q=0, */*');
+    expect(refused.headers.get('content-type')).toMatch(/^application\/graphql-response\+json;/);
+    // A body that arrived before the rewrite of Accept still reaches the operation.
+    const answered = await post('{"query":"{ __typename }"}', { 'content-type': 'application/json', accept: 'application/graphql-response+json;q=0.9' });
+    expect(await answered.json()).toMatchObject({ data: { __typename: 'Query' } });
+  });
+
   it('415: a content-type the service does not read', async () => {
     const response = await post('<query/>', { 'content-type': 'application/xml' });
     expect(await expectCodedRefusal(response, 415, 'BAD_REQUEST')).toContain("'application/xml'");

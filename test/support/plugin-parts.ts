@@ -7,6 +7,7 @@ import { createClientIdentities } from '../../src/observability/client-identity.
 import { createMetrics } from '../../src/observability/metrics.js';
 import { AcceptedCredentials } from '../../src/partner/accepted-credentials.js';
 import type { PluginParts } from '../../src/plugins/index.js';
+import { createRateLimit } from '../../src/plugins/rate-limit.js';
 
 export function pluginPartsWith(env: Record<string, string>): PluginParts {
   const config = loadConfig(env);
@@ -16,7 +17,7 @@ export function pluginPartsWith(env: Record<string, string>): PluginParts {
     metrics: createMetrics(),
     clients: createClientIdentities({ maxNames: config.clientNamesMax }),
     redis: null,
-    accepted: new AcceptedCredentials(),
+    rateLimit: config.rateLimit ? createRateLimit({ ...config.rateLimit, accepted: new AcceptedCredentials() }) : null,
     trustedDocuments: new Map(),
     // As the server has it: GraphiQL outside production only.
     graphiql: config.production ? null : { page: graphiqlPage(graphiqlOptions({})), graphqlPath: '/graphql' },

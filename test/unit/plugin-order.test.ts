@@ -7,6 +7,7 @@ const ORDER = [
   'observability',
   'tracing',
   'deprecated-usage',
+  'accept-negotiation',
   'csrf-prevention',
   'query-size-limit',
   'variables-depth-limit',
