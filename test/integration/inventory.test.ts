@@ -167,9 +167,20 @@ describe('connection paging', () => {
     expect(result.data.inventory!.items.edges).toHaveLength(20);
   });
 
+  // A `first` no page answers is refused as execution starts, before the operation is priced and
+  // charged (docs/operation-limits.md): no field runs, so nothing is asked of the partner.
   it.each([
     [{ first: 101 }, 'first'],
     [{ first: -1 }, 'first'],
+  ])('refuses %o as BAD_USER_INPUT before anything runs', async (args, argumentName) => {
+    const result = await kit().execute(InventoryPageDocument, { platformId: withSize(5), appId: APP_ID, ...args });
+    expect(errorCodes(result)).toEqual(['BAD_USER_INPUT']);
+    expect(result.errors![0]!.extensions?.argumentName).toBe(argumentName);
+    expect(result.data).toBeUndefined();
+    expect(inventoryCalls()).toHaveLength(0);
+  });
+
+  it.each([
     [{ after: 'abc' }, 'after'],
     [{ after: Buffer.from('item:v1:1:12x').toString('base64url') }, 'after'],
   ])('refuses %o as BAD_USER_INPUT with no upstream call', async (args, argumentName) => {

@@ -56,7 +56,6 @@ describe('calculateListingFee', () => {
 
   it.each([
     ['no items', []],
-    ['101 items', Array.from({ length: 101 }, () => ({ price: 1 }))],
     ['a zero price', [{ price: 10 }, { price: 0 }]],
     ['a negative price', [{ price: -5 }]],
     ['an empty token', [{ price: 5, token: '' }]],
@@ -64,6 +63,16 @@ describe('calculateListingFee', () => {
     const result = await kit().execute(CalculateListingFeeDocument, { input: { items } });
     expect(errorCodes(result)).toEqual(['BAD_USER_INPUT']);
     expect(result.data).toBeNull();
+    expect(feeCalls()).toHaveLength(0);
+  });
+
+  // More items than one mutation takes is refused as execution starts, before it is priced and
+  // charged (docs/operation-limits.md): no data at all, where a refusal by the resolver gives null.
+  it('refuses 101 items as BAD_USER_INPUT before anything runs', async () => {
+    const items = Array.from({ length: 101 }, () => ({ price: 1 }));
+    const result = await kit().execute(CalculateListingFeeDocument, { input: { items } });
+    expect(errorCodes(result)).toEqual(['BAD_USER_INPUT']);
+    expect(result.data).toBeUndefined();
     expect(feeCalls()).toHaveLength(0);
   });
 
