@@ -20,8 +20,9 @@ const ORDER = [
   'cost-extension',
   'federation-introspection',
   'compiled-execution',
-  'response-cache',
   'compression',
+  'response-cache',
+  'answer-budget',
 ];
 
 /** The entries that give Yoga at least one plugin under this configuration. */
