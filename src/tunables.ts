@@ -72,3 +72,10 @@ export const COMPRESSIONS_AT_ONCE = 2;
  * response cache's budget.
  */
 export const ANSWER_BYTES_IN_FLIGHT = 128 * 1024 * 1024;
+
+/**
+ * Bytes of cached answers that may wait for their encoding to be made (the first hits of an
+ * answer in br or gzip): a waiting answer holds its whole body. Past it a hit goes out as it is,
+ * and the encoding, made once, serves the hits after. 32 MiB: a few dozen of the largest answers.
+ */
+export const COMPRESSION_WAITING_BYTES = 32 * 1024 * 1024;

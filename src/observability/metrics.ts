@@ -235,7 +235,7 @@ function httpServerMetrics(
     registers: [registry],
   });
   // Known in advance: exported at 0 from the first scrape.
-  for (const encoding of ['br', 'gzip'] as const) compressions.labels(encoding);
+  for (const encoding of ['br', 'gzip'] as const) compressions.inc({ encoding }, 0);
   const answersRefused = new Counter({
     name: 'tradegraph_http_answers_refused_total',
     help: 'Answers dropped and refused with 503 (OVERLOADED) because the answers in flight held ANSWER_BYTES_IN_FLIGHT.',

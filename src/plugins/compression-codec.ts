@@ -34,18 +34,22 @@ export interface OpenEncoding {
 /** gzip's member header (RFC 1952 2.3): deflate, no flags, no time, no extra field, unknown OS. */
 const GZIP_HEADER = Buffer.from([0x1f, 0x8b, 8, 0, 0, 0, 0, 0, 0, 0xff]);
 
-/** Encodes `body` and leaves the stream open, on the thread pool. */
-async function openEncoding(encoding: Encoding, body: Buffer): Promise<OpenEncoding> {
+/**
+ * Encodes `body` and leaves the stream open, on the thread pool. `once`: the encoding is kept and
+ * serves many answers, so it gets the level of the smallest bodies whatever its size.
+ */
+async function openEncoding(encoding: Encoding, body: Buffer, once: boolean): Promise<OpenEncoding> {
+  const size = once ? 0 : body.length;
   if (encoding === 'br') {
     const bytes = await brotliAsync(body, {
-      params: { [constants.BROTLI_PARAM_QUALITY]: levelFor(BROTLI_QUALITY_BY_SIZE, body.length), [constants.BROTLI_PARAM_SIZE_HINT]: body.length },
+      params: { [constants.BROTLI_PARAM_QUALITY]: levelFor(BROTLI_QUALITY_BY_SIZE, size), [constants.BROTLI_PARAM_SIZE_HINT]: body.length },
       // A flush, not a finish: the output ends on a byte boundary (an empty metadata block pads
       // it) and the stream has no last meta-block yet.
       finishFlush: constants.BROTLI_OPERATION_FLUSH,
     });
     return { encoding, bytes, inputBytes: body.length, crc: 0 };
   }
-  const deflated = await deflateRawAsync(body, { level: levelFor(GZIP_LEVEL_BY_SIZE, body.length), finishFlush: constants.Z_SYNC_FLUSH });
+  const deflated = await deflateRawAsync(body, { level: levelFor(GZIP_LEVEL_BY_SIZE, size), finishFlush: constants.Z_SYNC_FLUSH });
   return { encoding, bytes: Buffer.concat([GZIP_HEADER, deflated]), inputBytes: body.length, crc: crc32(body) };
 }
 
@@ -100,9 +104,13 @@ let underWay = 0;
  * shortens none of it, while sent as it is it leaves now and holds a slot of the thread pool, which
  * DNS lookups and file reads share, for no one.
  */
-export function encodeOpen(encoding: Encoding, body: Buffer, onCompression: (encoding: Encoding) => void): Promise<OpenEncoding> | null {
+export function encodeOpen(
+  encoding: Encoding,
+  body: Buffer,
+  { once, onCompression }: { once: boolean; onCompression: (encoding: Encoding) => void },
+): Promise<OpenEncoding> | null {
   if (underWay >= COMPRESSIONS_AT_ONCE) return null;
   underWay += 1;
   onCompression(encoding);
-  return openEncoding(encoding, body).finally(() => (underWay -= 1));
+  return openEncoding(encoding, body, once).finally(() => (underWay -= 1));
 }

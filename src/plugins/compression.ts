@@ -9,6 +9,7 @@
 // to it uncompressed (compression-codec.ts), so a thousand hits on one answer cost one compression.
 import type { Plugin } from 'graphql-yoga';
 import { LRUCache } from 'lru-cache';
+import { COMPRESSION_WAITING_BYTES } from '../tunables.js';
 import { closeEncoding, encodeOpen, type Encoding, type OpenEncoding } from './compression-codec.js';
 
 /** The answers worth compressing: JSON and HTML. A streamed type is never among them. */
@@ -54,23 +55,35 @@ export interface AnswerCompressionOptions {
 
 export function useAnswerCompression<TContext extends object>({ minBytes, keptBytes, keptMs, onCompression = () => {} }: AnswerCompressionOptions): Plugin<TContext> {
   const kept = keptBytes > 0 ? new LRUCache<string, OpenEncoding>({ maxSize: keptBytes, ttl: Math.max(1, keptMs) }) : null;
-  // The compressions of a cached answer under way, which every hit asking for it meanwhile waits for.
-  const underWay = new Map<string, Promise<OpenEncoding | null>>();
+  // The encodings of cached answers being made, which hits wait for while the bodies waiting hold
+  // at most COMPRESSION_WAITING_BYTES; past that a hit goes out as it is, rather than hold its
+  // whole body meanwhile (a thousand hits of a megabyte each would hold a gigabyte).
+  const underWay = new Map<string, Promise<OpenEncoding>>();
+  let waitingBytes = 0;
 
-  /** The encoded form of a cached answer's shared part, kept or made now; null when no compression may start. */
-  const sharedEncoding = (key: string, encoding: Encoding, shared: string): OpenEncoding | Promise<OpenEncoding | null> | null => {
-    const found = kept!.get(key) ?? underWay.get(key);
+  /** The encoded form of a cached answer's shared part, kept or made now; null to send the answer as it is. */
+  const sharedEncoding = async (key: string, encoding: Encoding, text: string, split: number): Promise<OpenEncoding | null> => {
+    const found = kept!.get(key);
     if (found) return found;
-    const started = encodeOpen(encoding, Buffer.from(shared), onCompression);
-    if (!started) return null;
-    const made = started
-      .then((open) => {
+    let making = underWay.get(key);
+    if (!making) {
+      const started = encodeOpen(encoding, Buffer.from(text.slice(0, split)), { once: true, onCompression });
+      if (!started) return null;
+      making = started.then((open) => {
         kept!.set(key, open, { size: open.bytes.length + KEPT_ENCODING_OVERHEAD_BYTES });
         return open;
-      })
-      .finally(() => underWay.delete(key));
-    underWay.set(key, made);
-    return made;
+      });
+      underWay.set(key, making);
+      void making.finally(() => underWay.delete(key)).catch(() => {});
+    }
+    // A string's length, not its bytes: counting them would read it once more.
+    if (waitingBytes + text.length > COMPRESSION_WAITING_BYTES) return null;
+    waitingBytes += text.length;
+    try {
+      return await making;
+    } finally {
+      waitingBytes -= text.length;
+    }
   };
 
   /** The answer's body in `encoding`, or null to send it as it is. */
@@ -84,11 +97,11 @@ export function useAnswerCompression<TContext extends object>({ minBytes, keptBy
       const ownAt = text.lastIndexOf(OWN_PART);
       const split = ownAt === -1 ? text.length : ownAt;
       const key = `${encoding} ${etag} ${lastModified} ${split}`;
-      const open = await sharedEncoding(key, encoding, text.slice(0, split));
+      const open = await sharedEncoding(key, encoding, text, split);
       return open && closeEncoding(open, Buffer.from(text.slice(split)));
     }
     const body = Buffer.from(await response.arrayBuffer());
-    const open = await encodeOpen(encoding, body, onCompression);
+    const open = await encodeOpen(encoding, body, { once: false, onCompression });
     return open && closeEncoding(open, Buffer.alloc(0));
   };
 

@@ -1,0 +1,180 @@
+// A thousand clients of one token ask at once for one large cached answer, against the production
+// bundle (npm run build, start:prod's Node flags) on 127.0.0.1: with `br`, the answer's data is
+// compressed once (tradegraph_http_compressions_total) and every hit is the kept bytes plus its own
+// extensions, which decode to the answer; the process's peak RSS stays within the documented bound
+// (docs/operations.md) and a bystander's small query is answered within a second. Without
+// compression, the answers in flight hold at most ANSWER_BYTES_IN_FLIGHT: the rest are refused 503
+// with Retry-After, and the peak RSS stays within the same bound.
+import { execFileSync } from 'node:child_process';
+import { readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { request } from 'node:http';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { brotliDecompressSync } from 'node:zlib';
+import { print } from 'graphql';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DEMO_ACCESS_TOKEN, DEMO_APP_ID, DEMO_PLATFORM_ID, platformIdWithSize } from '../../src/simulator/data.js';
+import { ANSWER_BYTES_IN_FLIGHT } from '../../src/tunables.js';
+import { InventoryItemsFullDocument } from '../generated/graphql.js';
+import { startServiceProcess, type ServiceProcess } from '../support/service-process.js';
+
+const ROOT = fileURLToPath(new URL('../..', import.meta.url));
+const BUILD_DIR = `dist-compression-load-${process.pid}`;
+const READERS = 1000;
+/** The issue's bound for the bystander, with the process under the whole burst. */
+const BYSTANDER_MS = 1000;
+/**
+ * The documented bound (docs/operations.md): the process's peak RSS at most its RSS at rest plus
+ * the answers in flight's budget plus the room the heap's young generation and V8's free space
+ * take under a burst (RSS_HEADROOM_BYTES).
+ */
+const RSS_HEADROOM_BYTES = 256 * 1024 * 1024;
+
+/** Five inventories of 100 items with every field: an answer of about 900 KB of JSON. */
+const LARGE_READ = (() => {
+  const text = print(InventoryItemsFullDocument);
+  const fragment = text.slice(text.indexOf('fragment '));
+  const pages = Array.from({ length: 5 }, (_, page) => `p${page}: inventory(platformId: $platformId, appId: 730) { id items(first: 100) { nodes { ...InventoryItemFields } } }`);
+  return `query LargeRead($platformId: String!) {\n${pages.join('\n')}\n}\n${fragment}`;
+})();
+const LARGE_BODY = JSON.stringify({ query: LARGE_READ, variables: { platformId: platformIdWithSize(100) } });
+const BYSTANDER_BODY = JSON.stringify({ query: `{ inventory(platformId: "${DEMO_PLATFORM_ID}", appId: ${DEMO_APP_ID}) { totalCount } }` });
+
+interface Answer {
+  status: number;
+  headers: Record<string, string | string[] | undefined>;
+  body: Buffer;
+}
+
+/** One POST on a connection of its own, read as bytes on the wire (node:http does not decompress). */
+function post(url: string, body: string, headers: Record<string, string>, onSent?: () => void): Promise<Answer> {
+  return new Promise((resolve, reject) => {
+    const sent = request(
+      `${url}/graphql`,
+      { method: 'POST', agent: false, headers: { 'content-type': 'application/json', 'content-length': String(Buffer.byteLength(body)), ...headers } },
+      (answer) => {
+        const chunks: Buffer[] = [];
+        answer.on('data', (chunk: Buffer) => chunks.push(chunk));
+        answer.on('end', () => resolve({ status: answer.statusCode!, headers: answer.headers, body: Buffer.concat(chunks) }));
+        answer.on('error', reject);
+      },
+    );
+    sent.on('error', reject);
+    if (onSent) sent.on('finish', onSent);
+    sent.end(body);
+  });
+}
+
+/** A /proc/<pid>/status field in bytes: VmRSS now, VmHWM the peak so far. */
+function memoryOf(pid: number, field: 'VmRSS' | 'VmHWM'): number {
+  const line = new RegExp(`^${field}:\\s+(\\d+) kB$`, 'm').exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
+  return Number(line![1]) * 1024;
+}
+
+async function metric(url: string, pattern: RegExp): Promise<number> {
+  return Number(pattern.exec(await (await fetch(`${url}/metrics`)).text())?.[1] ?? Number.NaN);
+}
+const brCompressions = (url: string) => metric(url, /^tradegraph_http_compressions_total\{encoding="br"\} (\d+)$/m);
+const answersRefused = (url: string) => metric(url, /^tradegraph_http_answers_refused_total (\d+)$/m);
+
+describe('a thousand readers of one large cached answer (the production bundle)', () => {
+  let service: ServiceProcess;
+  beforeAll(async () => {
+    execFileSync('npm', ['run', '--silent', 'build', '--', `--outdir=${BUILD_DIR}`], { cwd: ROOT, stdio: 'ignore' });
+    service = await startServiceProcess(
+      {
+        NODE_ENV: 'production',
+        PARTNER_SIMULATOR: 'embedded',
+        RESPONSE_CACHE_TTL_MS: '600000',
+        // Generous: the shared machine may be slow, and this test is about memory and the event loop.
+        UPSTREAM_TIMEOUT_MS: '60000',
+        OPERATION_TIMEOUT_MS: '120000',
+        UPSTREAM_CONNECTION_WAIT_MS: '60000',
+        HTTP_WRITE_TIMEOUT_MS: '60000',
+      },
+      `${BUILD_DIR}/main.js`,
+    );
+  }, 120_000);
+  afterAll(async () => {
+    await service?.stop();
+    rmSync(join(ROOT, BUILD_DIR), { recursive: true, force: true });
+  });
+
+  /**
+   * READERS clients, each on a connection of its own, ask for the large read at once; once every
+   * request is sent, a bystander (another token) asks for a total.
+   */
+  async function burst(acceptEncoding: string) {
+    const bystanderHeaders = { authorization: 'Bearer a-bystander-token', 'accept-encoding': acceptEncoding };
+    expect((await post(service.url, BYSTANDER_BODY, bystanderHeaders)).status).toBe(200);
+    const restingRss = memoryOf(service.pid, 'VmRSS');
+    // Starts VmHWM again from the RSS of now (proc(5), clear_refs), so the peak is this burst's.
+    writeFileSync(`/proc/${service.pid}/clear_refs`, '5');
+    let sent = 0;
+    let allSent!: () => void;
+    const everySent = new Promise<void>((resolve) => (allSent = resolve));
+    const headers = { authorization: `Bearer ${DEMO_ACCESS_TOKEN}`, 'accept-encoding': acceptEncoding };
+    const readers = Array.from({ length: READERS }, () => post(service.url, LARGE_BODY, headers, () => ++sent === READERS && allSent()));
+    await everySent;
+    const started = performance.now();
+    const bystander = await post(service.url, BYSTANDER_BODY, bystanderHeaders);
+    const bystanderMs = performance.now() - started;
+    const answers = await Promise.all(readers);
+    return { answers, bystander, bystanderMs, restingRss, peakRss: memoryOf(service.pid, 'VmHWM') };
+  }
+
+  it('with br: the data compressed once, every hit decodes to the answer, RSS bounded, a bystander answered within a second', async () => {
+    const headers = { authorization: `Bearer ${DEMO_ACCESS_TOKEN}`, 'accept-encoding': 'identity' };
+    const plain = await post(service.url, LARGE_BODY, headers);
+    expect(plain.status).toBe(200);
+    const answer = JSON.parse(plain.body.toString('utf8')) as { data: Record<string, { items: { nodes: unknown[] } }>; errors?: unknown };
+    expect(answer.errors).toBeUndefined();
+    expect(Object.values(answer.data).map((page) => page.items.nodes.length)).toEqual([100, 100, 100, 100, 100]);
+    expect(plain.body.length).toBeGreaterThan(800 * 1024);
+
+    const compressionsBefore = await brCompressions(service.url);
+    // The first reader in br: its answer's data is compressed as it is served, and kept.
+    const first = await post(service.url, LARGE_BODY, { ...headers, 'accept-encoding': 'br' });
+    expect(first.headers['content-encoding']).toBe('br');
+    // A hit: the same data, with a hit's own cost beside it.
+    const hit = brotliDecompressSync(first.body);
+    expect((JSON.parse(hit.toString('utf8')) as typeof answer).data).toEqual(answer.data);
+    const { answers, bystander, bystanderMs, restingRss, peakRss } = await burst('br');
+    const compressionsAfter = await brCompressions(service.url);
+    console.info(
+      `br: ${READERS} readers of a ${plain.body.length}-byte cached answer: ${compressionsAfter - compressionsBefore} br compression(s), ` +
+        `bystander ${Math.round(bystanderMs)} ms, RSS ${Math.round(restingRss / 2 ** 20)} MiB at rest, peak ${Math.round(peakRss / 2 ** 20)} MiB`,
+    );
+    // The cached answer's data in br, once, for the first reader and every one of the thousand.
+    expect(compressionsAfter - compressionsBefore).toBe(1);
+    expect(answers.filter(({ status, headers }) => status === 200 && headers['content-encoding'] === 'br')).toHaveLength(READERS);
+    for (const sample of [answers[0]!, answers[READERS / 2]!, answers.at(-1)!]) {
+      expect(brotliDecompressSync(sample.body).equals(hit)).toBe(true);
+    }
+    expect(bystander.status).toBe(200);
+    expect(JSON.parse(bystander.body.toString('utf8'))).toMatchObject({ data: { inventory: { totalCount: expect.any(Number) } } });
+    expect(bystanderMs).toBeLessThan(BYSTANDER_MS);
+    expect(peakRss).toBeLessThanOrEqual(restingRss + ANSWER_BYTES_IN_FLIGHT + RSS_HEADROOM_BYTES);
+  }, 300_000);
+
+  it('without compression: the answers in flight within their budget, the rest refused 503 with Retry-After, RSS bounded', async () => {
+    const refusedBefore = await answersRefused(service.url);
+    const { answers, bystander, bystanderMs, restingRss, peakRss } = await burst('identity');
+    const refused = answers.filter(({ status }) => status === 503);
+    const served = answers.filter(({ status }) => status === 200);
+    console.info(
+      `identity: ${READERS} readers: ${served.length} served, ${refused.length} refused 503; bystander ${Math.round(bystanderMs)} ms, RSS ${Math.round(restingRss / 2 ** 20)} MiB at rest, peak ${Math.round(peakRss / 2 ** 20)} MiB`,
+    );
+    expect(served.length + refused.length).toBe(READERS);
+    // Each refusal, if the budget had to refuse (clients that read as fast as loopback gives, so
+    // few answers wait in the process), says when to come back, and is counted.
+    for (const refusal of refused) {
+      expect(refusal.headers['retry-after']).toBe('1');
+      expect(JSON.parse(refusal.body.toString('utf8'))).toMatchObject({ errors: [{ extensions: { code: 'OVERLOADED' } }] });
+    }
+    expect(await answersRefused(service.url)).toBe(refusedBefore + refused.length);
+    // Answered; how soon is the br case's to say (the thousand identity answers are 900 MB through loopback).
+    expect(bystander.status).toBe(200);
+    expect(peakRss).toBeLessThanOrEqual(restingRss + ANSWER_BYTES_IN_FLIGHT + RSS_HEADROOM_BYTES);
+  }, 300_000);
+});
