@@ -5,16 +5,18 @@
 // (docs/operations.md) and a bystander's small query is answered within a second (or, on a machine
 // too busy for that, within three times what it takes under as many tiny cached answers). Without
 // compression, the answers in flight hold at most ANSWER_BYTES_IN_FLIGHT: the rest are refused 503
-// with Retry-After, and the peak RSS stays within the same bound.
+// with Retry-After, and the peak RSS stays within the same bound; clients that never read hold
+// the budget until it refuses 503 with Retry-After, and give it back once they are gone.
 import { execFileSync, spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { request } from 'node:http';
+import { connect, type Socket } from 'node:net';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { brotliDecompressSync } from 'node:zlib';
 import { print } from 'graphql';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { DEMO_ACCESS_TOKEN, DEMO_APP_ID, DEMO_PLATFORM_ID, platformIdWithSize } from '../../src/simulator/data.js';
 import { ANSWER_BYTES_IN_FLIGHT } from '../../src/tunables.js';
 import { InventoryItemsFullDocument } from '../generated/graphql.js';
@@ -48,6 +50,18 @@ const LARGE_READ = (() => {
   return `query LargeRead($platformId: String!) {\n${pages.join('\n')}\n}\n${fragment}`;
 })();
 const LARGE_BODY = JSON.stringify({ query: LARGE_READ, variables: { platformId: platformIdWithSize(100) } });
+/**
+ * Nine pages of 100 items with every field, each page's items four times over (aliases, within
+ * the operation limits): about 7 MB of JSON, more than the kernel's buffers on both ends of a
+ * loopback connection take from a client that never reads, and too large to be cached.
+ */
+const HUGE_BODY = (() => {
+  const text = print(InventoryItemsFullDocument);
+  const fragment = text.slice(text.indexOf('fragment '));
+  const items = 'nodes { ...InventoryItemFields } again: nodes { ...InventoryItemFields } more: nodes { ...InventoryItemFields } edges { cursor node { ...InventoryItemFields } }';
+  const pages = Array.from({ length: 9 }, (_, page) => `p${page}: inventory(platformId: $platformId, appId: 730) { items(first: 100) { ${items} } }`);
+  return JSON.stringify({ query: `query HugeRead($platformId: String!) {\n${pages.join('\n')}\n}\n${fragment}`, variables: { platformId: platformIdWithSize(100) } });
+})();
 const TINY_BODY = JSON.stringify({ query: `{ inventory(platformId: "${DEMO_PLATFORM_ID}", appId: ${DEMO_APP_ID}) { id } }` });
 const BYSTANDER_BODY = JSON.stringify({ query: `{ inventory(platformId: "${DEMO_PLATFORM_ID}", appId: ${DEMO_APP_ID}) { totalCount } }` });
 
@@ -221,4 +235,34 @@ describe('a thousand readers of one large cached answer (the production bundle)'
     expect(bystander.status).toBe(200);
     expect(peakRss).toBeLessThanOrEqual(restingRss + ANSWER_BYTES_IN_FLIGHT + RSS_HEADROOM_BYTES);
   }, 300_000);
+
+  it('answers whose clients do not read hold the budget: past ANSWER_BYTES_IN_FLIGHT an answer is refused 503 with Retry-After, and served once they are gone', async () => {
+    const headers = { authorization: `Bearer ${DEMO_ACCESS_TOKEN}`, 'accept-encoding': 'identity' };
+    const answerBytes = (await post(service.url, HUGE_BODY, headers)).body.length;
+    const refusedBefore = await answersRefused(service.url);
+    // Enough clients that never read for their answers to pass the budget: each answer waits in
+    // the process (what the kernel's buffers do not take) until the write timeout, a minute here.
+    const stalled: Socket[] = [];
+    try {
+      for (let client = 0; client < Math.ceil(ANSWER_BYTES_IN_FLIGHT / answerBytes) + 4; client++) {
+        const socket = connect({ host: '127.0.0.1', port: Number(new URL(service.url).port) });
+        socket.pause();
+        socket.on('error', () => {});
+        stalled.push(socket);
+        socket.write(
+          `POST /graphql HTTP/1.1\r\nhost: 127.0.0.1\r\ncontent-type: application/json\r\nauthorization: Bearer ${DEMO_ACCESS_TOKEN}\r\n` +
+            `accept-encoding: identity\r\ncontent-length: ${Buffer.byteLength(HUGE_BODY)}\r\n\r\n${HUGE_BODY}`,
+        );
+      }
+      await vi.waitFor(async () => expect(await answersRefused(service.url)).toBeGreaterThan(refusedBefore), { timeout: 60_000, interval: 200 });
+      const refused = await post(service.url, HUGE_BODY, headers);
+      expect(refused.status).toBe(503);
+      expect(refused.headers['retry-after']).toBe('1');
+      expect(JSON.parse(refused.body.toString('utf8'))).toMatchObject({ errors: [{ extensions: { code: 'OVERLOADED' } }] });
+    } finally {
+      for (const socket of stalled) socket.destroy();
+    }
+    // Their answers' responses close with their connections, and give the budget back.
+    await vi.waitFor(async () => expect((await post(service.url, HUGE_BODY, headers)).status).toBe(200), { timeout: 30_000, interval: 200 });
+  }, 120_000);
 });
