@@ -46,3 +46,44 @@ export const MAX_PAGE_SIZE = 100;
  * successes must not keep answering an outage slowly.
  */
 export const BREAKER_CONSECUTIVE_UNREACHABLE = 5;
+
+/**
+ * Brotli's quality by the size of what it compresses (bytes up to, quality). Node's default, 11,
+ * is for static files; 4 compresses a dynamic answer about as fast as gzip does, and smaller; a
+ * larger body gets 1, whose CPU per byte stays flat where 4's grows, so that a body of a megabyte
+ * holds a thread of the pool for milliseconds rather than tens of them.
+ */
+export const BROTLI_QUALITY_BY_SIZE: readonly (readonly [maxBytes: number, quality: number])[] = [
+  [256 * 1024, 4],
+  [Number.POSITIVE_INFINITY, 1],
+];
+
+/** gzip's level by size, for the same reason: zlib's default 6 up to 256 KiB, 1 above. */
+export const GZIP_LEVEL_BY_SIZE: readonly (readonly [maxBytes: number, level: number])[] = [
+  [256 * 1024, 6],
+  [Number.POSITIVE_INFINITY, 1],
+];
+
+/**
+ * Compressions under way at once, per process; past it an answer goes out uncompressed. Half of
+ * libuv's thread pool (4 threads unless UV_THREADPOOL_SIZE says otherwise), which DNS lookups, file
+ * reads and zlib share: compression never takes the whole pool, nor more than two cores.
+ */
+export const COMPRESSIONS_AT_ONCE = 2;
+
+/**
+ * Bytes of answers the service holds at once (each answer's body, from the moment it is made to the
+ * moment its response closes): past it, an answer is dropped and its request answered 503
+ * OVERLOADED with Retry-After, as the budget of request bodies refuses. One answer alone always
+ * goes out, whatever its size. 128 MiB holds a hundred of the largest cacheable answers (about a
+ * megabyte each in br, less than a tenth of that), within the heap `start:prod` gives beside the
+ * response cache's budget.
+ */
+export const ANSWER_BYTES_IN_FLIGHT = 128 * 1024 * 1024;
+
+/**
+ * Bytes of cached answers that may wait for their encoding to be made (the first hits of an
+ * answer in br or gzip): a waiting answer holds its whole body. Past it a hit goes out as it is,
+ * and the encoding, made once, serves the hits after. 32 MiB: a few dozen of the largest answers.
+ */
+export const COMPRESSION_WAITING_BYTES = 32 * 1024 * 1024;

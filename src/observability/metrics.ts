@@ -60,6 +60,10 @@ export interface TradegraphMetrics {
   countAnswerCut(): void;
   /** Counts a GraphQL request refused with 503 at MAX_OPERATIONS_IN_FLIGHT, before Yoga saw it. */
   countShed(): void;
+  /** Counts one compression started (an answer's, or a cached answer's data once), by encoding. */
+  countCompression(encoding: 'br' | 'gzip'): void;
+  /** Counts an answer dropped for a 503 because the answers in flight held ANSWER_BYTES_IN_FLIGHT. */
+  countAnswerRefused(): void;
 }
 
 // Seconds; from a cache-hot facade call (~1 ms) to a partner call near the default 5 s timeout.
@@ -229,7 +233,9 @@ function clientMetrics(registry: Registry) {
 }
 
 /** The HTTP server's: the operations it works on, and the answers it cut. */
-function httpServerMetrics(registry: Registry): Pick<TradegraphMetrics, 'watchOperationsInFlight' | 'countAnswerCut' | 'countShed'> {
+function httpServerMetrics(
+  registry: Registry,
+): Pick<TradegraphMetrics, 'watchOperationsInFlight' | 'countAnswerCut' | 'countShed' | 'countCompression' | 'countAnswerRefused'> {
   const answersCut = new Counter({
     name: 'tradegraph_http_answers_cut_total',
     help: 'Answers cut because their client stopped reading them: nothing more of them left within HTTP_WRITE_TIMEOUT_MS.',
@@ -241,7 +247,26 @@ function httpServerMetrics(registry: Registry): Pick<TradegraphMetrics, 'watchOp
     help: 'GraphQL requests refused with 503 (OVERLOADED) because MAX_OPERATIONS_IN_FLIGHT were being worked on.',
     registers: [registry],
   });
+  const compressions = new Counter({
+    name: 'tradegraph_http_compressions_total',
+    help: 'Compressions started, by encoding: one per answer compressed, and one per cached answer and encoding, whose hits reuse it.',
+    labelNames: ['encoding'] as const,
+    registers: [registry],
+  });
+  // Known in advance: exported at 0 from the first scrape.
+  for (const encoding of ['br', 'gzip'] as const) compressions.inc({ encoding }, 0);
+  const answersRefused = new Counter({
+    name: 'tradegraph_http_answers_refused_total',
+    help: 'Answers dropped and refused with 503 (OVERLOADED) because the answers in flight held ANSWER_BYTES_IN_FLIGHT.',
+    registers: [registry],
+  });
   return {
+    countCompression(encoding) {
+      compressions.labels(encoding).inc();
+    },
+    countAnswerRefused() {
+      answersRefused.inc();
+    },
     watchOperationsInFlight(read) {
       scrapeTimeGauge(
         registry,

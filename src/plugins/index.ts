@@ -19,7 +19,9 @@ import { useIncrementalDelivery } from './defer-stream.js';
 import { useFederationIntrospection } from './federation-introspection.js';
 import { useGraphiQLCaching } from './graphiql-caching.js';
 import type { GraphiQLPage } from '../graphiql.js';
+import { createAnswerBudget, useAnswerBudget } from '../http/answer-budget.js';
 import { useRefusalBodies } from '../http/refusals.js';
+import { ANSWER_BYTES_IN_FLIGHT } from '../tunables.js';
 import { maskedErrorsOf, useErrorCodes } from './error-codes.js';
 import { operationLimitPlugins } from './operation-limits.js';
 import { useOperationObservability } from './operation-observability.js';
@@ -51,6 +53,14 @@ export interface PluginParts {
 
 /** Smaller answers go out as they are: a packet or two either way, and compressing costs a call. */
 const COMPRESSION_MIN_BYTES = 1024;
+
+/**
+ * The encoded forms of cached answers may take this share of RESPONSE_CACHE_MAX_BYTES beside it: an
+ * answer's br or gzip is about a tenth of its JSON, which the store weighs at 3.5 times, so both
+ * encodings of every answer the store holds take about a sixteenth; a quarter leaves room for
+ * answers of Redis, which the in-process store does not hold.
+ */
+const KEPT_ENCODINGS_SHARE = 0.25;
 
 interface PluginEntry {
   name: string;
@@ -117,6 +127,24 @@ export const PLUGIN_ORDER: readonly PluginEntry[] = [
       }),
     ],
   },
+  // Development only: before compression, so that a 304 leaves no page to compress, and the 200's
+  // ETag is there for compression to make weak.
+  { name: 'graphiql-caching', build: ({ graphiql }) => (graphiql ? [useGraphiQLCaching<TradegraphContext>(graphiql)] : []) },
+  // Yoga runs onResponse in list order: after every other plugin's but the response cache's, so it
+  // compresses the body they have finished (refusal bodies included), with their headers
+  // (x-request-id); before the response cache's, which makes a 304 from the answer as it goes out,
+  // compressed, with the ETag and Vary of its 200 (RFC 9110 15.4.5). It has no other hook.
+  {
+    name: 'compression',
+    build: ({ config, metrics }) => [
+      useAnswerCompression<TradegraphContext>({
+        minBytes: COMPRESSION_MIN_BYTES,
+        keptBytes: config.responseCacheTtlMs > 0 ? Math.floor(config.responseCacheMaxBytes * KEPT_ENCODINGS_SHARE) : 0,
+        keptMs: config.responseCacheTtlMs,
+        onCompression: (encoding) => metrics.countCompression(encoding),
+      }),
+    ],
+  },
   // After compiled execution: the cache runs the execute function with its own rewritten document.
   {
     name: 'response-cache',
@@ -135,12 +163,12 @@ export const PLUGIN_ORDER: readonly PluginEntry[] = [
           })
         : [],
   },
-  // Development only: before compression, so that a 304 leaves no page to compress, and the 200's
-  // ETag is there for compression to make weak.
-  { name: 'graphiql-caching', build: ({ graphiql }) => (graphiql ? [useGraphiQLCaching<TradegraphContext>(graphiql)] : []) },
-  // Last: Yoga runs onResponse in list order, so it compresses the body every other plugin has
-  // finished (refusal bodies included), with their headers (x-request-id).
-  { name: 'compression', build: () => [useAnswerCompression<TradegraphContext>({ minBytes: COMPRESSION_MIN_BYTES })] },
+  // Last: counts the body that goes out, compressed or not, and drops it for a 503 when the budget
+  // of answers in flight has no room: no plugin after it makes the answer larger again.
+  {
+    name: 'answer-budget',
+    build: ({ metrics }) => [useAnswerBudget<TradegraphContext>(createAnswerBudget(ANSWER_BYTES_IN_FLIGHT), () => metrics.countAnswerRefused())],
+  },
 ];
 
 /** The plugins for Yoga, in PLUGIN_ORDER. */

@@ -144,5 +144,37 @@ describe('compressed answers from the response cache', () => {
     expect(etag).toMatch(/^W\//);
     const revalidated = await sendTo(cachingKit().url, 'GET', `/graphql?${query}`, { ...headers, 'if-none-match': etag });
     expect(revalidated.status).toBe(304);
+    // The 304 carries the ETag and Vary its 200 would (RFC 9110 15.4.5): the weak tag of the
+    // compressed answer, and Accept-Encoding beside Authorization.
+    expect(revalidated.headers['etag']).toBe(etag);
+    expect(revalidated.headers['vary']).toBe(cached.headers['vary']);
+    expect(String(revalidated.headers['vary']).toLowerCase().split(/\s*,\s*/).sort()).toEqual(['accept-encoding', 'authorization']);
+    expect(revalidated.body.length).toBe(0);
+  });
+
+  it('compresses a cached answer once per encoding: each hit is the kept encoding of its data and its own extensions', async () => {
+    const query = new URLSearchParams({
+      query: print(InventoryItemsFullDocument),
+      variables: JSON.stringify({ platformId: DEMO_PLATFORM_ID, appId: DEMO_APP_ID, first: 60 }),
+    });
+    const headers = { accept: 'application/graphql-response+json', authorization: `Bearer ${DEMO_ACCESS_TOKEN}`, 'x-graphql-csrf': '1' };
+    const compressions = async () => {
+      const text = await (await fetch(`${cachingKit().url}/metrics`)).text();
+      return Object.fromEntries(
+        (['br', 'gzip'] as const).map((encoding) => [encoding, Number(new RegExp(`^tradegraph_http_compressions_total\\{encoding="${encoding}"\\} (\\d+)$`, 'm').exec(text)![1])]),
+      );
+    };
+    const plain = await sendTo(cachingKit().url, 'GET', `/graphql?${query}`, { ...headers, 'accept-encoding': 'identity' });
+    const data = (JSON.parse(plain.body.toString('utf8')) as { data: unknown }).data;
+    const before = await compressions();
+    for (const encoding of ['br', 'gzip', 'br', 'gzip', 'br'] as const) {
+      const hit = await sendTo(cachingKit().url, 'GET', `/graphql?${query}`, { ...headers, 'accept-encoding': encoding });
+      expect(hit.headers['content-encoding']).toBe(encoding);
+      const answer = JSON.parse(decompress[encoding](hit.body).toString('utf8')) as { data: unknown; extensions: { cost: unknown } };
+      expect(answer.data).toEqual(data);
+      expect(answer.extensions.cost).toEqual({ requestedQueryCost: 1, actualQueryCost: 0 });
+    }
+    const after = await compressions();
+    expect({ br: after.br! - before.br!, gzip: after.gzip! - before.gzip! }).toEqual({ br: 1, gzip: 1 });
   });
 });

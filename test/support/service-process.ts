@@ -9,6 +9,8 @@ import { productionCommand } from './production-command.js';
 
 export interface ServiceProcess {
   url: string;
+  /** The process id, e.g. to read its memory from /proc. */
+  pid: number;
   /** Every stdout line, parsed when it is JSON. */
   logs: Record<string, unknown>[];
   /** Sends SIGTERM and answers the exit code. */
@@ -58,6 +60,7 @@ export async function startServiceProcess(
   const url = await serving;
   return {
     url,
+    pid: child.pid!,
     logs,
     async stop() {
       if (child.exitCode === null) child.kill('SIGTERM');

@@ -21,9 +21,10 @@ const ORDER = [
   'cost-extension',
   'federation-introspection',
   'compiled-execution',
-  'response-cache',
   'graphiql-caching',
   'compression',
+  'response-cache',
+  'answer-budget',
 ];
 
 /** The entries that give Yoga at least one plugin under this configuration. */
