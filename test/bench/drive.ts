@@ -1,7 +1,7 @@
 // A closed load for the bench (autocannon): each connection sends its next request as soon as the
 // last one is answered, for a while or for an amount of requests.
 import autocannon from 'autocannon';
-import type { BenchRequest } from './scenarios.js';
+import { freshCallerPrefix, freshCallerToken, type BenchRequest } from './scenarios.js';
 import { percentile, round } from './stats.js';
 
 export interface RoundResult {
@@ -28,7 +28,8 @@ export async function drive(
   onResponse?: () => void,
 ): Promise<RoundResult> {
   let next = 0;
-  const single = requests.length === 1 ? requests[0]! : null;
+  const single = requests.length === 1 && !requests[0]!.freshCaller ? requests[0]! : null;
+  const prefix = freshCallerPrefix();
   const options: autocannon.Options = {
     url,
     connections,
@@ -41,8 +42,10 @@ export async function drive(
           requests: [
             {
               setupRequest: (request: autocannon.Request) => {
-                const user = requests[next++ % requests.length]!;
-                return { ...request, method: user.method, path: user.path, headers: user.headers, body: user.body };
+                const sent = next++;
+                const user = requests[sent % requests.length]!;
+                const headers = user.freshCaller ? { ...user.headers, authorization: `Bearer ${freshCallerToken(prefix, sent)}` } : user.headers;
+                return { ...request, method: user.method, path: user.path, headers, body: user.body };
               },
             },
           ],

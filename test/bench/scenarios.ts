@@ -77,12 +77,41 @@ export interface BenchRequest {
   path: string;
   headers: Record<string, string>;
   body?: string;
+  /**
+   * Sent each time as a caller never seen before: the generator replaces the authorization
+   * header's token with one of its own, new at every send (freshCallerToken).
+   */
+  freshCaller?: boolean;
 }
 
-export type ScenarioId = 'a' | 'a32' | 'ad' | 'b' | 'c' | 'd' | 'e' | 'f' | 'g' | 'i' | 'p1' | 'p100' | 'p100f' | 'm100';
+/**
+ * The token of the `sent`-th request of a generator run whose tokens start with `runPrefix` (a
+ * prefix of its own per run, so that no two runs, nor two rounds, send the same caller).
+ */
+export const freshCallerToken = (runPrefix: string, sent: number) => `${runPrefix}-${sent}`;
+/** A prefix for one generator run's fresh callers: the process, the time and a random part. */
+export const freshCallerPrefix = () => `bench-new-${process.pid}-${Date.now().toString(36)}-${Math.random().toString(36).slice(2, 8)}`;
 
-/** Every scenario, in the order a full bench runs them. */
-export const ALL_SCENARIOS: readonly ScenarioId[] = ['a', 'a32', 'ad', 'b', 'c', 'd', 'e', 'f', 'g', 'i', 'p1', 'p100', 'p100f', 'm100'];
+/** A scenario where each request is its own caller reading its own inventory: `${id}-many`. */
+export type ManyId = 'a-many' | 'a32-many' | 'b-many' | 'c-many' | 'd-many' | 'p1-many' | 'p100-many' | 'p100f-many' | 'm100-many';
+export type ScenarioId = 'a' | 'a32' | 'ad' | 'b' | 'c' | 'd' | 'e' | 'f' | 'g' | 'i' | 'p1' | 'p100' | 'p100f' | 'm100' | ManyId | 'e-new';
+
+/**
+ * The like-for-like scenarios, first in a full bench: the shared-call scenario of the same name
+ * with its requests rotating over MANY_CALLERS callers and MANY_INVENTORIES inventories, so that no
+ * two requests in flight can share a partner call; (e-new) a caller never seen before each request.
+ */
+export const LIKE_FOR_LIKE: readonly ScenarioId[] = ['a-many', 'a32-many', 'b-many', 'c-many', 'd-many', 'm100-many', 'p1-many', 'p100-many', 'p100f-many', 'e-new'];
+
+/** Every scenario, in the order a full bench runs them: like for like first, then the shared calls' work avoided. */
+export const ALL_SCENARIOS: readonly ScenarioId[] = [
+  ...LIKE_FOR_LIKE,
+  'a', 'a32', 'ad', 'b', 'c', 'd', 'e', 'f', 'g', 'i', 'p1', 'p100', 'p100f', 'm100',
+];
+
+/** Distinct callers (authorization tokens) and inventories the like-for-like scenarios rotate over. */
+export const MANY_CALLERS = 1_000;
+export const MANY_INVENTORIES = 500;
 
 /**
  * Cost as work grows: the scenario of each cell, by page size (items of the card view) and fee
@@ -94,6 +123,15 @@ export const GROWTH_TABLE: ReadonlyArray<{ row: string; cells: Record<'0' | '20'
   { row: 'page of 100 items', cells: { 0: 'p100', 20: null, 100: 'p100f' } },
   { row: 'fee mutation', cells: { 0: null, 20: 'd', 100: 'm100' } },
 ];
+/** GROWTH_TABLE like for like: each cell's scenario over many callers and inventories. */
+export const GROWTH_TABLE_MANY: typeof GROWTH_TABLE = GROWTH_TABLE.map(({ row, cells }) => ({
+  row,
+  cells: {
+    0: cells[0] && (`${cells[0]}-many` as ScenarioId),
+    20: cells[20] && (`${cells[20]}-many` as ScenarioId),
+    100: cells[100] && (`${cells[100]}-many` as ScenarioId),
+  },
+}));
 
 /**
  * The Yoga floor's target name (test/bench/yoga-floor.ts): it answers every scenario, (f)'s cached
@@ -116,7 +154,7 @@ export function floorEnvOf(scenario: Scenario, manifestPath: string): Record<str
 }
 /** The peer (test/bench/apollo-peer.ts) answers (a)'s query, at both connection counts. */
 export const PEER_TARGET = 'apollo-peer';
-export const PEER_SCENARIOS: ReadonlySet<ScenarioId> = new Set(['a', 'a32']);
+export const PEER_SCENARIOS: ReadonlySet<ScenarioId> = new Set(['a-many', 'a32-many', 'a', 'a32']);
 
 /**
  * The trusted-documents manifest every bench facade starts with (TRUSTED_DOCUMENTS, with
@@ -147,7 +185,7 @@ export function benchFacadeEnv(port: number, partnerUrl: string, manifestPath: s
     LISTING_FEE_BATCH_MAX: String(LISTING_FEE_BATCH_MAX),
     TRUSTED_DOCUMENTS: manifestPath,
     TRUSTED_DOCUMENTS_ONLY: 'false',
-    // Every scenario but (e) is one caller reading one inventory: the share of the partner
+    // The shared-call scenarios are one caller reading one inventory: the share of the partner
     // connections one of them may hold (a quarter by default) would cap (a32) and (i) at 16 partner
     // calls at once, a policy against one caller taking every connection rather than a cost, while
     // the baseline's requests share all 64 of its pool.
@@ -206,17 +244,23 @@ export const FEE_PRICE = 15_000;
 export const platformIdOf = (user: number) =>
   `7656119800${String(user).padStart(3, '0')}${String(INVENTORY_SIZE).padStart(4, '0')}`;
 const tokenOf = (user: number) => `bench-token-${user}`;
+/** A caller of the like-for-like scenarios: its own token, apart from the shared scenarios' users. */
+const callerTokenOf = (caller: number) => `bench-caller-${caller}`;
 
-const graphqlHeaders = (user: number) => ({
+/** Whose request: a user of the shared scenarios (its number) or a caller's own token. */
+type Who = number | { token: string };
+const bearerOf = (who: Who) => `Bearer ${typeof who === 'number' ? tokenOf(who) : who.token}`;
+
+const graphqlHeaders = (who: Who) => ({
   'content-type': 'application/json',
   accept: 'application/graphql-response+json',
-  authorization: `Bearer ${tokenOf(user)}`,
+  authorization: bearerOf(who),
 });
 
-const graphql = (user: number, query: string, variables: Record<string, unknown>): BenchRequest => ({
+const graphql = (who: Who, query: string, variables: Record<string, unknown>): BenchRequest => ({
   method: 'POST',
   path: '/graphql',
-  headers: graphqlHeaders(user),
+  headers: graphqlHeaders(who),
   body: JSON.stringify({ query, variables }),
 });
 
@@ -228,10 +272,10 @@ const graphqlById = (user: number, documentId: string, variables: Record<string,
   body: JSON.stringify({ documentId, variables }),
 });
 
-const baselineGet = (user: number, path: string, params: Record<string, string | number>): BenchRequest => ({
+const baselineGet = (who: Who, path: string, params: Record<string, string | number>): BenchRequest => ({
   method: 'GET',
   path: `${path}?${new URLSearchParams(Object.entries(params).map(([k, v]) => [k, String(v)]))}`,
-  headers: { authorization: `Bearer ${tokenOf(user)}` },
+  headers: { authorization: bearerOf(who) },
 });
 
 /** The mutation's input: n items of one inventory with their real tokens, at distinct prices. */
@@ -244,33 +288,98 @@ export function feeInputItems(user: number, n: number) {
 
 const users = (count: number) => Array.from({ length: count }, (_, user) => user);
 
+/**
+ * The like-for-like rotation: request k is caller k's, reading inventory k mod MANY_INVENTORIES,
+ * so that any MANY_INVENTORIES requests in a row (far more than a scenario's connections) are of
+ * distinct callers and inventories, and a run of many rounds sees each of them many times.
+ */
+export const manyRotation = () =>
+  Array.from({ length: MANY_CALLERS }, (_, k) => ({ caller: { token: callerTokenOf(k) }, inventory: k % MANY_INVENTORIES }));
+
 export function buildScenarios(): Scenario[] {
   const appId = DEMO_APP_ID;
-  const card = (user: number, first = 20) => ({
-    facade: graphql(user, CARD_QUERY, { platformId: platformIdOf(user), appId, first }),
-    baseline: baselineGet(user, '/inventory', { platformId: platformIdOf(user), appId, first, view: 'card' }),
+  // One request of a scenario, by whose it is (`who`) and which inventory it reads (`inventory`).
+  type One = (who: Who, inventory: number) => { facade: BenchRequest; baseline: BenchRequest };
+  const cardOf = (first: number): One => (who, inventory) => ({
+    facade: graphql(who, CARD_QUERY, { platformId: platformIdOf(inventory), appId, first }),
+    baseline: baselineGet(who, '/inventory', { platformId: platformIdOf(inventory), appId, first, view: 'card' }),
   });
-  const feeMutation = (items: number) => ({
-    facade: [graphql(0, FEE_MUTATION, { input: { items: feeInputItems(0, items) } })],
-    baseline: [
-      {
-        method: 'POST' as const,
-        path: '/listing-fees',
-        headers: { 'content-type': 'application/json', authorization: `Bearer ${tokenOf(0)}` },
-        body: JSON.stringify({ items: feeInputItems(0, items) }),
-      },
-    ],
+  const card = (user: number, first = 20) => cardOf(first)(user, user);
+  const feeMutationOf = (items: number): One => (who, inventory) => ({
+    facade: graphql(who, FEE_MUTATION, { input: { items: feeInputItems(inventory, items) } }),
+    baseline: {
+      method: 'POST' as const,
+      path: '/listing-fees',
+      headers: { 'content-type': 'application/json', authorization: bearerOf(who) },
+      body: JSON.stringify({ items: feeInputItems(inventory, items) }),
+    },
   });
-  const cardWithFees = (first: number) => ({
-    facade: [graphql(0, CARD_WITH_FEES_QUERY, { platformId: platformIdOf(0), appId, first, price: FEE_PRICE })],
-    baseline: [baselineGet(0, '/inventory', { platformId: platformIdOf(0), appId, first, view: 'card', feePrice: FEE_PRICE })],
+  const cardWithFeesOf = (first: number): One => (who, inventory) => ({
+    facade: graphql(who, CARD_WITH_FEES_QUERY, { platformId: platformIdOf(inventory), appId, first, price: FEE_PRICE }),
+    baseline: baselineGet(who, '/inventory', { platformId: platformIdOf(inventory), appId, first, view: 'card', feePrice: FEE_PRICE }),
   });
+  const fullOf: One = (who, inventory) => ({
+    facade: graphql(who, FULL_QUERY, { platformId: platformIdOf(inventory), appId, first: 100 }),
+    baseline: baselineGet(who, '/inventory', { platformId: platformIdOf(inventory), appId, first: 100, view: 'full' }),
+  });
+  const shared = (one: One) => {
+    const { facade, baseline } = one(0, 0);
+    return { facade: [facade], baseline: [baseline] };
+  };
+  const rotation = manyRotation();
+  const many = (one: One) => {
+    const requests = rotation.map(({ caller, inventory }) => one(caller, inventory));
+    return { facade: requests.map((r) => r.facade), baseline: requests.map((r) => r.baseline) };
+  };
+  const feeMutation = (items: number) => shared(feeMutationOf(items));
+  const cardWithFees = (first: number) => shared(cardWithFeesOf(first));
+  const noShare = '; each request its own caller and inventory, rotating over 1,000 callers and 500 inventories';
+  /** The like-for-like form of a shared-call scenario: its requests, titles and least calls. */
+  const manyOf = (id: ManyId, title: string, connections: number, one: One, minimumUpstream: Scenario['minimumUpstream']): Scenario => ({
+    id,
+    title: `${title}${noShare}`,
+    connections,
+    ...many(one),
+    minimumUpstream,
+  });
+  const page = { readInventory: 1, calculateListingFee: 0 };
+  const likeForLike: Scenario[] = [
+    manyOf('a-many', 'one page: 20 items x 10 fields + totalCount', 10, cardOf(20), page),
+    manyOf('a32-many', 'scenario (a-many) at 32 connections', 32, cardOf(20), page),
+    manyOf('b-many', 'the same page with listingFee on every item', 10, cardWithFeesOf(20), { readInventory: 1, calculateListingFee: 1 }),
+    manyOf('c-many', 'one page: 100 items x all 30 fields + nested objects', 10, fullOf, page),
+    manyOf('d-many', 'calculateListingFee mutation with 20 items', 10, feeMutationOf(20), { readInventory: 0, calculateListingFee: 1 }),
+    manyOf('m100-many', 'calculateListingFee mutation with 100 items', 10, feeMutationOf(100), {
+      readInventory: 0,
+      calculateListingFee: Math.ceil(100 / LISTING_FEE_BATCH_MAX),
+    }),
+    manyOf('p1-many', 'one page of 1 item x 10 fields + totalCount', 10, cardOf(1), page),
+    manyOf('p100-many', 'one page of 100 items x 10 fields + totalCount', 10, cardOf(100), page),
+    manyOf('p100f-many', 'one page of 100 items with listingFee on every item', 10, cardWithFeesOf(100), {
+      readInventory: 1,
+      calculateListingFee: Math.ceil(100 / LISTING_FEE_BATCH_MAX),
+    }),
+    {
+      id: 'e-new',
+      title: 'scenario (a) from a caller never seen before at every request, rotating over 500 inventories',
+      connections: 50,
+      // The tokens here stand for the shape of the request; the generator sends a new one each time.
+      ...(({ facade, baseline }) => ({
+        facade: facade.map((request) => ({ ...request, freshCaller: true })),
+        baseline: baseline.map((request) => ({ ...request, freshCaller: true })),
+      }))(many(cardOf(20))),
+      minimumUpstream: page,
+    },
+  ];
   // Scenario (a)'s one request each, which (f) and (g) send under other conditions.
   const pageA = { facade: [card(0).facade], baseline: [card(0).baseline] };
+  // The shared-call scenarios: one caller reading one inventory, so that identical requests in
+  // flight at once can share a partner call, the work the facade avoids beside the like for like.
   return [
+    ...likeForLike,
     {
       id: 'a',
-      title: 'one page: 20 items x 10 fields + totalCount',
+      title: 'one page: 20 items x 10 fields + totalCount (one caller, one inventory: shared calls, work avoided)',
       connections: 10,
       ...pageA,
       minimumUpstream: { readInventory: 1, calculateListingFee: 0 },
@@ -302,8 +411,7 @@ export function buildScenarios(): Scenario[] {
       id: 'c',
       title: 'one page: 100 items x all 30 fields + nested objects',
       connections: 10,
-      facade: [graphql(0, FULL_QUERY, { platformId: platformIdOf(0), appId, first: 100 })],
-      baseline: [baselineGet(0, '/inventory', { platformId: platformIdOf(0), appId, first: 100, view: 'full' })],
+      ...shared(fullOf),
       minimumUpstream: { readInventory: 1, calculateListingFee: 0 },
       compressible: true,
     },

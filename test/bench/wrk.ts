@@ -8,27 +8,44 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { RoundResult } from './drive.js';
-import type { BenchRequest } from './scenarios.js';
+import { freshCallerPrefix, type BenchRequest } from './scenarios.js';
 import { round } from './stats.js';
 
 export const WRK = '/usr/bin/wrk';
 
 const luaString = (text: string) => `"${text.replace(/\\/g, '\\\\').replace(/"/g, '\\"').replace(/\n/g, '\\n').replace(/\r/g, '\\r')}"`;
 
-/** wrk's script: the requests, formatted once, sent in turn; `done` prints the figures as JSON. */
-export function wrkScript(requests: BenchRequest[]): string {
+/**
+ * wrk's script: the requests, formatted once, sent in turn; `done` prints the figures as JSON. A
+ * request of a caller never seen before (freshCaller) is formatted at each send instead, with the
+ * next token of this run's own prefix (`prefix`) in its authorization header.
+ */
+export function wrkScript(requests: BenchRequest[], prefix = freshCallerPrefix()): string {
   const formatted = requests.map((request) => {
-    const headers = Object.entries(request.headers).map(([name, value]) => `[${luaString(name)}] = ${luaString(value)}`);
-    return `wrk.format(${luaString(request.method)}, ${luaString(request.path)}, { ${headers.join(', ')} }, ${request.body === undefined ? 'nil' : luaString(request.body)})`;
+    const headers = Object.entries(request.headers)
+      .filter(([name]) => !(request.freshCaller && name === 'authorization'))
+      .map(([name, value]) => `[${luaString(name)}] = ${luaString(value)}`);
+    const body = request.body === undefined ? 'nil' : luaString(request.body);
+    return request.freshCaller
+      ? `{ fresh = true, method = ${luaString(request.method)}, path = ${luaString(request.path)}, headers = { ${headers.join(', ')} }, body = ${body} }`
+      : `wrk.format(${luaString(request.method)}, ${luaString(request.path)}, { ${headers.join(', ')} }, ${body})`;
   });
   return `local requests = {}
 local next = 0
+local sent = 0
 init = function(args)
   ${formatted.map((text, i) => `requests[${i + 1}] = ${text}`).join('\n  ')}
 end
 request = function()
   next = next % #requests + 1
-  return requests[next]
+  local r = requests[next]
+  if type(r) == "table" then
+    -- freshCallerToken's form: the run's prefix, a dash and the count of fresh requests sent.
+    r.headers["authorization"] = "Bearer " .. ${luaString(prefix)} .. "-" .. sent
+    sent = sent + 1
+    return wrk.format(r.method, r.path, r.headers, r.body)
+  end
+  return r
 end
 done = function(summary, latency, _)
   local e = summary.errors

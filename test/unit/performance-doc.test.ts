@@ -157,3 +157,46 @@ describe('the growth table', () => {
     expect(renderReport(results)).toContain('| page of 100 items | – | – | 2.500 / 2.000 (p100f) |');
   });
 });
+
+describe('the like-for-like tables (issue 53)', () => {
+  const figures = (rps: number, cpuMsPerRequest = 1) => ({ rps, p50: 1, p99: 1, cpuMsPerRequest });
+  /** A run of (a) and (a-many), and of `more` scenarios, each held to the floor at `rps` × its req/s. */
+  const run = (rps: number, more: string[] = []): BenchResults => {
+    const one = (id: string) =>
+      runOf({
+        id,
+        medians: { facade: figures(1000, 0.5), baseline: figures(1000), [FLOOR_TARGET]: figures(1000, 0.4) },
+        ratioFacadeToBaseline: figures(1),
+        ratioFacadeToCompared: { [FLOOR_TARGET]: figures(rps) },
+      }).scenarios![0]!;
+    return { ...runOf({ id: 'a', medians: {}, ratioFacadeToBaseline: figures(1) }), scenarios: ['a', 'a-many', ...more].map(one) };
+  };
+
+  it('come first: the like-for-like table, then the shared calls as work avoided', () => {
+    const rendered = renderReport(run(1));
+    const likeForLike = rendered.indexOf('Like for like:');
+    const shared = rendered.indexOf('Work avoided:');
+    expect(likeForLike).toBeGreaterThan(-1);
+    expect(shared).toBeGreaterThan(likeForLike);
+    expect(rendered.indexOf('| (a-many) |')).toBeGreaterThan(likeForLike);
+    expect(rendered.indexOf('| (a-many) |')).toBeLessThan(shared);
+    expect(rendered.indexOf('| (a) |')).toBeGreaterThan(shared);
+  });
+
+  it('say so where a run has no like-for-like scenario', () => {
+    const results = run(1);
+    results.scenarios = results.scenarios!.filter((s) => s.id === 'a');
+    expect(renderReport(results)).toContain('Like for like: each request its own caller and inventory, so that no two requests in flight can share a partner call:\n\nNo like-for-like scenario in this run.');
+  });
+
+  it('put the like-for-like growth table before the shared one', () => {
+    const rendered = renderReport(run(1, ['b-many']));
+    expect(rendered).toContain('| page of 20 items | 0.500 / 0.400 (a-many) | 0.500 / 0.400 (b-many) | – |');
+    expect(rendered.indexOf('Cost as work grows, like for like')).toBeLessThan(rendered.indexOf('Cost as work grows, shared calls'));
+  });
+
+  it('hold (a-many) to 0.97 × the floor and (e-new) to 0.90 ×', () => {
+    expect(reportLine(run(0.96), '(a-many)')).toBe("- (a-many) req/s ≥ 0.97 × the Yoga floor's: 0.96, **missed**; p99 ≤ 1.1 × its p99: 1.00, met");
+    expect(reportLine(run(0.91, ['e-new']), '(e-new)')).toBe("- (e-new) req/s ≥ 0.9 × the Yoga floor's: 0.91, met; p99 ≤ 1.1 × its p99: 1.00, met");
+  });
+});
