@@ -14,7 +14,7 @@ import { ConfigMap, Service } from 'kubernetes-models/v1';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { gatewayConfig as repositoryGatewayConfig, PROPAGATED_HEADERS } from '../../gateway.config.js';
 import { CACHE_HEAP_FACTOR, CONFIG_VARIABLES, loadConfig } from '../../src/config.js';
-import { PROMETHEUS_RULE_PATH, renderPrometheusRule } from '../../src/deploy/prometheus-rule.js';
+import { PROMETHEUS_RULE_PATH, renderPrometheusRule } from '../../deploy/prometheus-rule.js';
 import { composeSupergraph, loadSubgraphSdl, readSupergraphConfig } from '../../src/federation/compose.js';
 import { SHUTDOWN_GRACE_MS, TRACING_FLUSH_MS } from '../../src/tunables.js';
 import { productionCommand } from '../support/production-command.js';

@@ -7,7 +7,7 @@ import { promisify } from 'node:util';
 
 const run = promisify(execFile);
 
-export const ROOT = fileURLToPath(new URL('../..', import.meta.url));
+export const ROOT = fileURLToPath(new URL('..', import.meta.url));
 export const IMAGE_TAG = 'localhost/tradegraph:dev';
 export type Engine = 'docker' | 'podman';
 

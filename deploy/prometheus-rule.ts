@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parse, stringify } from 'yaml';
 
-const ROOT = fileURLToPath(new URL('../..', import.meta.url));
+const ROOT = fileURLToPath(new URL('..', import.meta.url));
 export const RULES_DIR = join(ROOT, 'ops/prometheus/rules');
 export const PROMETHEUS_RULE_PATH = join(ROOT, 'deploy/kubernetes/base/prometheus-rule.yaml');
 
