@@ -47,7 +47,8 @@ const BASE_RECIPE = 'r2';
 /** The default base when it can be pulled, else a Debian bookworm minbase with the pinned Node and npm (cached by tag). */
 export async function baseImage(engine: ContainerEngine, defaultBase: string, nodeBinary: string): Promise<string> {
   try {
-    await engine.exec(['pull', '--quiet', defaultBase], 120_000);
+    // Where no registry answers, podman retries for minutes: a minute is enough for one that does.
+    await engine.exec(['pull', '--quiet', defaultBase], 60_000);
     return defaultBase;
   } catch {
     // No registry here: build a base of the same layout from Debian's packages.

@@ -22,8 +22,9 @@ import { baseImage, findContainerEngine } from './container.js';
 const ROOT = join(import.meta.dirname, '../..');
 const CONTAINERFILE = readFileSync(join(ROOT, 'Containerfile'), 'utf8');
 const QUERY = JSON.stringify({ query: `{ inventory(platformId: "${DEMO_PLATFORM_ID}", appId: ${DEMO_APP_ID}) { totalCount } }` });
-// The first build fetches and installs every package; later ones reuse the engine's layer cache.
-const BUILD_TIMEOUT_MS = 20 * 60_000;
+// A first run builds the base (debootstrap) and installs every package; later ones reuse the base by
+// its tag and the engine's layer cache.
+const BUILD_TIMEOUT_MS = 30 * 60_000;
 
 describe('the Containerfile', () => {
   it("starts the pinned Node directly with start:prod's flags and entry", () => {
