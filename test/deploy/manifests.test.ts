@@ -277,9 +277,10 @@ describe('the manifests made from the repository', () => {
   });
 
   it("the gateway's config is the repository's, and passes X-Forwarded-For on as well", () => {
-    const { propagateHeaders: _cluster, ...clusterRest } = clusterGatewayConfig;
-    const { propagateHeaders: _repository, ...repositoryRest } = repositoryGatewayConfig;
-    expect(clusterRest).toEqual(repositoryRest);
+    // Everything but the request headers' list, functions compared by their text: a copy.
+    const comparable = (config: object): unknown =>
+      JSON.parse(JSON.stringify(config, (key, value: unknown) => (key === 'fromClientToSubgraphs' ? undefined : typeof value === 'function' ? String(value) : value)));
+    expect(comparable(clusterGatewayConfig)).toEqual(comparable(repositoryGatewayConfig));
     expect([...CLUSTER_HEADERS]).toEqual([...PROPAGATED_HEADERS, 'x-forwarded-for']);
     const headers = Object.fromEntries(CLUSTER_HEADERS.map((name) => [name, `value of ${name}`]));
     const request = new Request('http://gateway/graphql', { headers: { ...headers, cookie: 'not passed' } });
