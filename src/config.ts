@@ -160,6 +160,9 @@ const EnvSchema = z.object({
   path: ['TRUSTED_DOCUMENTS_ONLY'],
 });
 
+/** Every environment variable the service reads: deployment manifests are checked against it. */
+export const CONFIG_VARIABLES: readonly string[] = Object.keys(EnvSchema.shape);
+
 /** A trusted-documents manifest: each document's text by the sha256 (hex) of that text. */
 export type TrustedDocumentsManifest = Readonly<Record<string, string>>;
 

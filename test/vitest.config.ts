@@ -13,7 +13,7 @@ export default defineConfig({
   test: {
     // Scans the log lines of every test file's services for the secrets they were given.
     globalSetup: ['test/support/secret-scan.ts'],
-    include: ['test/unit/**/*.test.ts', 'test/integration/**/*.test.ts', 'test/property/**/*.test.ts', 'test/e2e/**/*.test.ts'],
+    include: ['test/unit/**/*.test.ts', 'test/integration/**/*.test.ts', 'test/property/**/*.test.ts', 'test/e2e/**/*.test.ts', 'test/deploy/**/*.test.ts'],
     // Integration tests start real servers; give slow shared machines room without hiding hangs.
     testTimeout: 30_000,
     hookTimeout: 30_000,
