@@ -4,6 +4,13 @@
 // (RATE_LIMIT_PROXY_HOPS=1). test/deploy/manifests.test.ts holds the two configs to each other.
 import { defineConfig } from '@graphql-hive/gateway';
 
+/**
+ * The client's own headers the facade reads, passed on as the client sent them: the caller's token
+ * (the facade acts for the caller: it forwards the token to the partner API, so the token must
+ * reach it through the gateway, and any subgraph that checks it), and the client's name and
+ * version in Hive's and Apollo's spellings (client awareness: the facade's metrics and logs count
+ * operations by client, docs/observability.md).
+ */
 export const PROPAGATED_HEADERS = [
   'authorization',
   'graphql-client-name',
@@ -13,8 +20,22 @@ export const PROPAGATED_HEADERS = [
   'x-forwarded-for',
 ] as const;
 
+/**
+ * The facade's answer headers a client reads, passed back from the subgraph: the caller's budget
+ * (RateLimit-Policy, RateLimit: docs/budgets-and-cost.md) and, on a refusal, when to retry. The
+ * gateway passes on no subgraph response header unless told to.
+ */
+export const PROPAGATED_RESPONSE_HEADERS = ['ratelimit-policy', 'ratelimit', 'retry-after'] as const;
+
+/** Per client request (its context), the RateLimit field with the least budget left so far. */
+const leastRateLimit = new WeakMap<object, string>();
+/** The `r` (remaining) of a RateLimit field such as `"default";r=974;t=37`. */
+const remainingOf = (field: string) => Number(/;r=(\d+)/.exec(field)?.[1] ?? Infinity);
+
 export const gatewayConfig = defineConfig({
   supergraph: 'supergraph.graphql',
+  // @defer and @stream pass through to the subgraphs and back as incremental parts; without it the
+  // gateway refuses them ("Unknown directive").
   deferStream: true,
   propagateHeaders: {
     fromClientToSubgraphs: ({ request }) => {
@@ -25,5 +46,23 @@ export const gatewayConfig = defineConfig({
       }
       return headers;
     },
+    fromSubgraphsToClient: ({ response, context }) => {
+      const headers: Record<string, string> = {};
+      for (const name of PROPAGATED_RESPONSE_HEADERS) {
+        const value = response.headers.get(name);
+        if (value !== null) headers[name] = value;
+      }
+      // One operation may take the facade several times, each call spending from the caller's
+      // budget, and their answers may arrive in any order: the client is told the least budget any
+      // of them reported (what is left after all of them), as one field, not a list of every call's.
+      if (headers.ratelimit !== undefined) {
+        const least = leastRateLimit.get(context);
+        if (least !== undefined && remainingOf(least) <= remainingOf(headers.ratelimit)) headers.ratelimit = least;
+        leastRateLimit.set(context, headers.ratelimit);
+      }
+      return headers;
+    },
+    // Each call's fields replace the previous call's rather than add to them (see above).
+    deduplicateHeaders: true,
   },
 });
