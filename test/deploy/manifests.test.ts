@@ -104,9 +104,9 @@ function nodeFlagMb(flag: string): number {
   return Number(arg.split('=')[1]);
 }
 
-/** The service's environment as the Deployment sets it, a Secret's value standing in as a placeholder. */
+/** The service's environment as the Deployment sets it, a Secret's value standing in as a placeholder (32 characters, as long a secret as any setting asks). */
 function environmentOf(container: Container): Record<string, string> {
-  return Object.fromEntries((container.env ?? []).map(({ name, value, valueFrom }) => [name, valueFrom?.secretKeyRef ? 'placeholder-from-secret' : value!]));
+  return Object.fromEntries((container.env ?? []).map(({ name, value, valueFrom }) => [name, valueFrom?.secretKeyRef ? 'placeholder-from-a-secret-32-chs' : value!]));
 }
 
 for (const [overlay, dir] of [
@@ -172,6 +172,7 @@ for (const [overlay, dir] of [
       expect(config.partnerApiUrl).toMatch(/^https:\/\//);
       // The app-key comes from a Secret; no credential is written into the manifest.
       expect(container.env!.find((variable) => variable.name === 'PARTNER_APP_KEY')?.valueFrom?.secretKeyRef).toEqual({ name: 'tradegraph-partner', key: 'app-key' });
+      expect(container.env!.find((variable) => variable.name === 'REDIS_VALUE_KEY')?.valueFrom?.secretKeyRef).toEqual({ name: 'tradegraph-redis', key: 'value-key' });
       // Behind the ingress controller, whose X-Forwarded-For entry the gateway passes on.
       expect(config.rateLimit?.proxyHops).toBe(1);
       expect(CLUSTER_HEADERS).toContain('x-forwarded-for');
