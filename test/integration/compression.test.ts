@@ -3,12 +3,12 @@
 // answer as the uncompressed one, and a 100-item page is at least 4 times smaller; small answers,
 // clients that refuse both, and @defer's streams go out uncompressed, the stream's first part before
 // its last.
-import { request } from 'node:http';
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { print } from 'graphql';
 import { describe, expect, it } from 'vitest';
 import { InventoryItemsFullDocument, InventoryWithDeferredFeesDocument } from '../generated/graphql.js';
 import { payloadsOf, type IncrementalPayload } from '../support/incremental.js';
+import { rawRequest, type RawAnswer } from '../support/raw-http.js';
 import { useTestkit } from '../support/testkit.js';
 import { DEMO_ACCESS_TOKEN, DEMO_APP_ID, DEMO_PLATFORM_ID } from '../../src/simulator/data.js';
 import { chosenEncoding } from '../../src/plugins/compression.js';
@@ -16,27 +16,11 @@ import { chosenEncoding } from '../../src/plugins/compression.js';
 const kit = useTestkit();
 const cachingKit = useTestkit({ config: { responseCacheTtlMs: 60_000 } });
 
-interface RawAnswer {
-  status: number;
-  headers: Record<string, string | string[] | undefined>;
-  body: Buffer;
-}
+const sendTo = (base: string, method: 'GET' | 'POST', path: string, headers: Record<string, string>, body?: string): Promise<RawAnswer> =>
+  rawRequest(`${base}${path}`, method, headers, body);
 
 /** One request over node:http to the plain kit's service; the body as sent, compressed or not. */
 const send = (method: 'GET' | 'POST', path: string, headers: Record<string, string>, body?: string) => sendTo(kit().url, method, path, headers, body);
-
-function sendTo(base: string, method: 'GET' | 'POST', path: string, headers: Record<string, string>, body?: string): Promise<RawAnswer> {
-  return new Promise((resolve, reject) => {
-    const sent = request(`${base}${path}`, { method, headers }, (answer) => {
-      const chunks: Buffer[] = [];
-      answer.on('data', (chunk: Buffer) => chunks.push(chunk));
-      answer.on('end', () => resolve({ status: answer.statusCode!, headers: answer.headers, body: Buffer.concat(chunks) }));
-      answer.on('error', reject);
-    });
-    sent.on('error', reject);
-    sent.end(body);
-  });
-}
 
 const pageOf = (first: number) =>
   JSON.stringify({ query: print(InventoryItemsFullDocument), variables: { platformId: DEMO_PLATFORM_ID, appId: DEMO_APP_ID, first } });

@@ -1,35 +1,17 @@
 // GraphiQL's page over real HTTP (node:http, which neither decompresses nor caches): it carries an
 // ETag and Cache-Control, goes out compressed to a client that accepts it, and a browser that asks
 // again with the page's tag (as sent, weak when compressed) gets an empty 304, not the page again.
-import { request } from 'node:http';
 import { brotliDecompressSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
+import { rawRequest } from '../support/raw-http.js';
 import { useTestkit } from '../support/testkit.js';
 
 const kit = useTestkit();
 // The response cache takes If-None-Match off the requests it may answer: not off the page's.
 const cachingKit = useTestkit({ config: { responseCacheTtlMs: 60_000 } });
 
-interface RawAnswer {
-  status: number;
-  headers: Record<string, string | string[] | undefined>;
-  body: Buffer;
-}
+const get = (path: string, headers: Record<string, string>, base = kit().url) => rawRequest(`${base}${path}`, 'GET', headers);
 
-function get(path: string, headers: Record<string, string>, base = kit().url): Promise<RawAnswer> {
-  return new Promise((resolve, reject) => {
-    const sent = request(`${base}${path}`, { method: 'GET', headers }, (answer) => {
-      const chunks: Buffer[] = [];
-      answer.on('data', (chunk: Buffer) => chunks.push(chunk));
-      answer.on('end', () => resolve({ status: answer.statusCode!, headers: answer.headers, body: Buffer.concat(chunks) }));
-      answer.on('error', reject);
-    });
-    sent.on('error', reject);
-    sent.end();
-  });
-}
-
-/** What a browser sends for the page. */
 const PAGE = { accept: 'text/html,application/xhtml+xml,*/*;q=0.8' };
 
 describe("GraphiQL's page", () => {
