@@ -382,37 +382,24 @@ export function documentHashOf(id: string): string | null {
 /** Largest trusted-documents manifest read; a larger file (or a device that never ends) is refused. */
 export const TRUSTED_DOCUMENTS_MAX_BYTES = 16 * 1024 * 1024;
 
-/**
- * Reads the client preset's persisted-documents manifest. Each key must be the sha256 of its
- * document's text, so that a hash a client sends names exactly the text the service runs. The
- * answer is keyed by bare hex whichever form the file used.
- */
 /** The largest CA bundle read: Debian's whole ca-certificates bundle is about 220 KB. */
 const REDIS_TLS_CA_MAX_BYTES = 1024 * 1024;
 
 /** The PEM certificates of REDIS_TLS_CA_FILE, refused at start when unreadable or holding none. */
 function readRedisTlsCa(path: string): string {
-  const refuse = (reason: string) => ConfigError.of('REDIS_TLS_CA_FILE', reason);
-  let text: string;
-  try {
-    text = readCapped(path, REDIS_TLS_CA_MAX_BYTES);
-  } catch (error) {
-    if (error instanceof RangeError) throw refuse(`'${path}' ${error.message}`);
-    throw refuse(`cannot read '${path}' (${(error as NodeJS.ErrnoException).code ?? String(error)})`);
-  }
-  if (!text.includes('-----BEGIN CERTIFICATE-----')) throw refuse(`'${path}' holds no PEM certificate`);
+  const text = readSettingFile('REDIS_TLS_CA_FILE', path, REDIS_TLS_CA_MAX_BYTES);
+  if (!text.includes('-----BEGIN CERTIFICATE-----')) throw ConfigError.of('REDIS_TLS_CA_FILE', `'${path}' holds no PEM certificate`);
   return text;
 }
 
+/**
+ * Reads the client preset's persisted-documents manifest. Each key must be the sha256 of its
+ * document's text, so that a hash a client sends names exactly the text the service runs. The
+ * answer is keyed by bare hex whichever form the file used.
+ */
 export function readTrustedDocuments(path: string): TrustedDocumentsManifest {
   const refuse = (reason: string) => ConfigError.of('TRUSTED_DOCUMENTS', reason);
-  let text: string;
-  try {
-    text = readCapped(path, TRUSTED_DOCUMENTS_MAX_BYTES);
-  } catch (error) {
-    if (error instanceof RangeError) throw refuse(`'${path}' ${error.message}`);
-    throw refuse(`cannot read '${path}' (${(error as NodeJS.ErrnoException).code ?? String(error)})`);
-  }
+  const text = readSettingFile('TRUSTED_DOCUMENTS', path, TRUSTED_DOCUMENTS_MAX_BYTES);
   let manifest: unknown;
   try {
     manifest = JSON.parse(text);
@@ -434,6 +421,16 @@ export function readTrustedDocuments(path: string): TrustedDocumentsManifest {
     documents[bare] = document;
   }
   return documents;
+}
+
+/** The text of the file a setting names, or a ConfigError naming the setting and why it cannot be read. */
+function readSettingFile(variable: string, path: string, maxBytes: number): string {
+  try {
+    return readCapped(path, maxBytes);
+  } catch (error) {
+    if (error instanceof RangeError) throw ConfigError.of(variable, `'${path}' ${error.message}`);
+    throw ConfigError.of(variable, `cannot read '${path}' (${(error as NodeJS.ErrnoException).code ?? String(error)})`);
+  }
 }
 
 /**

@@ -99,22 +99,20 @@ export function createMetrics(): TradegraphMetrics {
     labelNames: ['result'] as const,
     registers: [registry],
   });
-  const rateLimitRefusals = new Counter({
-    name: 'tradegraph_rate_limit_refusals_total',
-    help: "Requests refused RATE_LIMITED by this service's rate limit, by budget: 'operation' (the caller's own), 'unproven_fees_client_share' (one client's share of the fees of callers the partner has not accepted), 'unproven_fees_total' (those fees as a whole: every such caller is refused).",
-    labelNames: ['budget'] as const,
-    registers: [registry],
-  });
-  // Each series made at 0 from the start: increase() sees the first refusal of a series only if
-  // the series was there before it.
-  for (const budget of RATE_LIMIT_BUDGETS) rateLimitRefusals.inc({ budget }, 0);
-  const redisValuesRejected = new Counter({
-    name: 'tradegraph_redis_values_rejected_total',
-    help: "Values read from Redis without a valid tag of this service (planted, copied from another key, or written under another REDIS_VALUE_KEY), each treated as a miss, by store: 'response_cache', 'accepted_credentials'.",
-    labelNames: ['store'] as const,
-    registers: [registry],
-  });
-  for (const store of REDIS_VALUE_STORES) redisValuesRejected.inc({ store }, 0);
+  const rateLimitRefusals = knownLabelCounter(
+    registry,
+    'tradegraph_rate_limit_refusals_total',
+    "Requests refused RATE_LIMITED by this service's rate limit, by budget: 'operation' (the caller's own), 'unproven_fees_client_share' (one client's share of the fees of callers the partner has not accepted), 'unproven_fees_total' (those fees as a whole: every such caller is refused).",
+    'budget',
+    RATE_LIMIT_BUDGETS,
+  );
+  const redisValuesRejected = knownLabelCounter(
+    registry,
+    'tradegraph_redis_values_rejected_total',
+    "Values read from Redis without a valid tag of this service (planted, copied from another key, or written under another REDIS_VALUE_KEY), each treated as a miss, by store: 'response_cache', 'accepted_credentials'.",
+    'store',
+    REDIS_VALUE_STORES,
+  );
 
   return {
     registry,
@@ -160,6 +158,17 @@ export function createMetrics(): TradegraphMetrics {
   };
 }
 
+/**
+ * A counter of one label whose values are known in advance, each series made at 0 from the first
+ * scrape (Prometheus' instrumentation guide): rate() and increase() see the first event of a series
+ * only if the series was there before it.
+ */
+function knownLabelCounter<Label extends string>(registry: Registry, name: string, help: string, label: Label, values: readonly string[]): Counter<Label> {
+  const counter = new Counter<Label>({ name, help, labelNames: [label], registers: [registry] });
+  for (const value of values) counter.inc({ [label]: value } as Partial<Record<Label, string>>, 0);
+  return counter;
+}
+
 /** The partner calls' series: count, duration, retries, and the calls coalescing saved. */
 function partnerCallMetrics(registry: Registry): TradegraphMetrics['partnerCalls'] {
   const upstreamCalls = new Counter({
@@ -175,24 +184,14 @@ function partnerCallMetrics(registry: Registry): TradegraphMetrics['partnerCalls
     buckets: DURATION_BUCKETS,
     registers: [registry],
   });
-  const upstreamCoalesced = new Counter({
-    name: 'tradegraph_upstream_calls_coalesced_total',
-    help: 'Partner API calls not sent because an identical call (same request, same credential) was in flight: calls saved, by partner operation.',
-    labelNames: ['operation'] as const,
-    registers: [registry],
-  });
-  const upstreamRetries = new Counter({
-    name: 'tradegraph_upstream_retries_total',
-    help: 'Partner API attempts beyond the first, by partner operation.',
-    labelNames: ['operation'] as const,
-    registers: [registry],
-  });
-  // At 0 from the first scrape for every operation, as the rate-limit refusals are: rate() and
-  // increase() see the first retry or coalesced call only if its series was there before it.
-  for (const operation of PARTNER_OPERATIONS) {
-    upstreamRetries.inc({ operation }, 0);
-    upstreamCoalesced.inc({ operation }, 0);
-  }
+  const upstreamCoalesced = knownLabelCounter(
+    registry,
+    'tradegraph_upstream_calls_coalesced_total',
+    'Partner API calls not sent because an identical call (same request, same credential) was in flight: calls saved, by partner operation.',
+    'operation',
+    PARTNER_OPERATIONS,
+  );
+  const upstreamRetries = knownLabelCounter(registry, 'tradegraph_upstream_retries_total', 'Partner API attempts beyond the first, by partner operation.', 'operation', PARTNER_OPERATIONS);
 
   const seenEnvelopeCode = boundedLabel(MAX_ENVELOPE_CODES);
   const envelopeCodeLabel = (code: unknown): string => {
@@ -247,14 +246,13 @@ function httpServerMetrics(
     help: 'GraphQL requests refused with 503 (OVERLOADED) because MAX_OPERATIONS_IN_FLIGHT were being worked on.',
     registers: [registry],
   });
-  const compressions = new Counter({
-    name: 'tradegraph_http_compressions_total',
-    help: 'Compressions started, by encoding: one per answer compressed, and one per cached answer and encoding, whose hits reuse it.',
-    labelNames: ['encoding'] as const,
-    registers: [registry],
-  });
-  // Known in advance: exported at 0 from the first scrape.
-  for (const encoding of ['br', 'gzip'] as const) compressions.inc({ encoding }, 0);
+  const compressions = knownLabelCounter(
+    registry,
+    'tradegraph_http_compressions_total',
+    'Compressions started, by encoding: one per answer compressed, and one per cached answer and encoding, whose hits reuse it.',
+    'encoding',
+    ['br', 'gzip'],
+  );
   const answersRefused = new Counter({
     name: 'tradegraph_http_answers_refused_total',
     help: 'Answers dropped and refused with 503 (OVERLOADED) because the answers in flight held ANSWER_BYTES_IN_FLIGHT.',
