@@ -110,7 +110,10 @@ describe('the embedded simulator of the production demo, admin routes not asked 
     for (const declared of [true, false]) {
       const { status, sentBytes } = await sendLargeBody(`${demo.simulatorUrl}${path}`, HUGE, declared);
       expect(status).toBe(413);
-      expect(sentBytes).toBeLessThan(HUGE / 10);
+      // Answered long before the body's end: a reader of the whole body answers only after all of
+      // it. Not a tighter share: the 413 leaves at once, but a loaded machine may let the client
+      // write tens of megabytes over loopback (the rest is drained) before it reads the answer.
+      expect(sentBytes).toBeLessThan(HUGE / 2);
     }
     // And the simulator still answers.
     expect(await readTotal(demo.service)).toMatchObject({ data: { inventory: { totalCount: 240 } } });
