@@ -29,7 +29,7 @@ export function serviceRoutes({ help, readiness, metrics, redis, cacheRedis, shu
       sendJson(res, shutdown.begun ? 503 : 200, { status: shutdown.begun ? 'shutting down' : 'ok' });
     },
     '/readiness': async (_req, res) => {
-      // Whether the partner API answers (see docs/observability.md). Redis is shown but never makes
+      // Whether the partner API answers (see docs/operations.md). Redis is shown but never makes
       // a replica unready: without it the replica works on its own.
       const report = await readiness();
       const ready = report.ready && !shutdown.begun;
