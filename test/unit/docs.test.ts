@@ -1,6 +1,6 @@
 // The documentation stays a reference that holds: README.md within 12 KB, each page of docs/ within
-// 16 KB (a page longer than that is two readers' questions, and wants splitting by them), every
-// relative link in it and in docs/ resolving (anchors included), every `npm run` script the docs name existing, and the
+// 16 KB (a page longer than that is two readers' questions, and wants splitting by them), docs/ with
+// its decisions within 120 KB in all (a reference, not a record of how it was built), every relative link in it and in docs/ resolving (anchors included), every `npm run` script the docs name existing, and the
 // README's layout section listing exactly the folders under src/ and naming every file at its root.
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
@@ -67,6 +67,20 @@ describe('docs/', () => {
   });
 });
 
+/** docs/*.md and docs/decisions/*.md together at most, read as the pages' limits are: KB as thousands. */
+const DOCS_TOTAL_MAX_BYTES = 120_000;
+
+it('keeps docs/*.md and docs/decisions/*.md together under 120 KB, read as 120,000 bytes', () => {
+  const pages = ['docs', 'docs/decisions'].flatMap((dir) =>
+    readdirSync(join(ROOT, dir))
+      .filter((file) => file.endsWith('.md'))
+      .map((file) => join(ROOT, dir, file)),
+  );
+  const sizes = Object.fromEntries(pages.map((page) => [name(page), statSync(page).size]));
+  const total = Object.values(sizes).reduce((sum, size) => sum + size, 0);
+  expect(total, `the pages' sizes: ${JSON.stringify(sizes)}`).toBeLessThan(DOCS_TOTAL_MAX_BYTES);
+});
+
 describe.each(DOCS.map((file) => [name(file), file] as const))('%s', (_name, file) => {
   it('has relative links that resolve, anchors included', () => {
     const broken = linksIn(file)
@@ -91,14 +105,13 @@ it('checks every page under docs/', () => {
   expect(DOCS.map(name)).toEqual(
     expect.arrayContaining([
       'docs/paging-and-fees.md',
-      'docs/limits-and-resilience.md',
       'docs/operation-limits.md',
       'docs/statuses-and-error-codes.md',
       'docs/timeouts-and-retries.md',
       'docs/fleet.md',
       'docs/gateway-and-federation.md',
       'docs/decisions/heap-limit.md',
-      'docs/observability.md',
+      'docs/operations.md',
       'docs/clients-and-graphql-over-http.md',
       'docs/simulator.md',
       'docs/configuration.md',
