@@ -9,7 +9,7 @@ import { defineConfig } from '@graphql-hive/gateway';
  * (the facade acts for the caller: it forwards the token to the partner API, so the token must
  * reach it through the gateway, and any subgraph that checks it), and the client's name and
  * version in Hive's and Apollo's spellings (client awareness: the facade's metrics and logs count
- * operations by client, docs/observability.md).
+ * operations by client, docs/operations.md).
  */
 export const PROPAGATED_HEADERS = [
   'authorization',
@@ -22,7 +22,7 @@ export const PROPAGATED_HEADERS = [
 
 /**
  * The facade's answer headers a client reads, passed back from the subgraph: the caller's budget
- * (RateLimit-Policy, RateLimit: docs/budgets-and-cost.md) and, on a refusal, when to retry. The
+ * (RateLimit-Policy, RateLimit: docs/operation-limits.md) and, on a refusal, when to retry. The
  * gateway passes on no subgraph response header unless told to.
  */
 export const PROPAGATED_RESPONSE_HEADERS = ['ratelimit-policy', 'ratelimit', 'retry-after'] as const;
