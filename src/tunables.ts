@@ -87,3 +87,10 @@ export const ANSWER_BYTES_IN_FLIGHT = 128 * 1024 * 1024;
  * and the encoding, made once, serves the hits after. 32 MiB: a few dozen of the largest answers.
  */
 export const COMPRESSION_WAITING_BYTES = 32 * 1024 * 1024;
+
+/**
+ * The share of the unproven callers' fee budget one client (its address, its token) may spend is
+ * the budget divided by this: a tenth, so that one client that keeps asking leaves nine tenths of
+ * the fees to every other new user.
+ */
+export const UNPROVEN_FEE_SHARE_DIVISOR = 10;

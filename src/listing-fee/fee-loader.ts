@@ -1,6 +1,7 @@
 // Per-request loader of listing fees, shared by the mutation and every `InventoryItem.listingFee`
 // of an operation: the entries of one tick go upstream together, identical entries once, in calls
 // of at most LISTING_FEE_BATCH_MAX that never hold two entries their answer could not tell apart.
+import type { IncomingMessage } from 'node:http';
 import DataLoader from 'dataloader';
 import { UpstreamBadResponseError } from '../errors.js';
 import { CALCULATE_LISTING_FEE } from '../partner/listing-fee.js';
@@ -12,6 +13,20 @@ export interface ListingFeeKey {
   readonly styleToken: string | null;
   /** The asset the fee is for, when known (an item's own fee): its result is matched by it. */
   readonly assetId?: string | null;
+}
+
+/** Whom a fee call is charged to: the request (its credential, its forwarded address) and its connection. */
+export interface FeeCaller {
+  request: Request;
+  req?: IncomingMessage;
+}
+
+/**
+ * The budget of fee calls made with the merchant's key (the rate limit's): asked before each call
+ * with the entries it carries; rejects with the refusal when the caller may not spend them.
+ */
+export interface FeeBudget {
+  spend(caller: FeeCaller, entries: number): Promise<void>;
 }
 
 export type FetchListingFees = (items: ListingFeeRequestItemDTO[]) => Promise<ListingFeeResultDTO[]>;

@@ -3,11 +3,10 @@
 // The values are the client's to choose, so they become log fields, span attributes and metric
 // labels only once bounded: a fixed alphabet and length, a bounded number of distinct names, and
 // never anything that could be a credential.
+import { callerOf } from '../credentials.js';
+import { scopeOf, type ClientIdentity } from '../request-scope.js';
 
-export interface ClientIdentity {
-  name: string;
-  version: string;
-}
+export type { ClientIdentity };
 
 export interface ClientIdentityOptions {
   /** Distinct client names that are told apart; later ones are counted as `other`. */
@@ -47,7 +46,6 @@ export interface ClientIdentities {
 }
 
 export function createClientIdentities({ maxNames, secrets = [] }: ClientIdentityOptions): ClientIdentities {
-  const byRequest = new WeakMap<Request, ClientIdentity>();
   const versionsByName = new Map<string, Set<string>>();
 
   const bounded = (name: string, version: string): ClientIdentity => {
@@ -69,8 +67,8 @@ export function createClientIdentities({ maxNames, secrets = [] }: ClientIdentit
 
   return {
     of(request) {
-      let identity = byRequest.get(request);
-      if (identity) return identity;
+      const scope = scopeOf(request);
+      if (scope.client) return scope.client;
       const { headers } = request;
       const givenName = headers.get('graphql-client-name') ?? headers.get('apollographql-client-name');
       const givenVersion = headers.get('graphql-client-version') ?? headers.get('apollographql-client-version');
@@ -78,21 +76,13 @@ export function createClientIdentities({ maxNames, secrets = [] }: ClientIdentit
       const credentials =
         givenName === null && givenVersion === null
           ? []
-          : [bearerOf(headers.get('authorization')), ...secrets].filter((secret): secret is string => !!secret);
+          : [callerOf(request).secret, ...secrets].filter((secret): secret is string => !!secret);
       const name = clean(givenName, MAX_NAME_LENGTH, credentials);
       const version = clean(givenVersion, MAX_VERSION_LENGTH, credentials);
       // Either value a credential: both go, since the other may say whose it is.
-      identity = bounded(name, version);
-      byRequest.set(request, identity);
-      return identity;
+      return (scope.client = bounded(name, version));
     },
   };
-}
-
-function bearerOf(authorization: string | null): string | null {
-  if (!authorization) return null;
-  // Whatever follows the scheme, well formed or not: a malformed header may still hold a token.
-  return authorization.replace(/^\s*\S+\s+/, '').trim() || null;
 }
 
 /** A header's value as a label value: trimmed, of a safe alphabet, capped; `redacted` when it could be a credential. */
