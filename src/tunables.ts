@@ -94,3 +94,19 @@ export const COMPRESSION_WAITING_BYTES = 32 * 1024 * 1024;
  * the fees to every other new user.
  */
 export const UNPROVEN_FEE_SHARE_DIVISOR = 10;
+
+/**
+ * Most items one `calculateListingFee` may ask for: the largest list the schema takes, and a bound
+ * on what one mutation sends the partner with the merchant's key (cost/policy.ts's MAX_SLICE).
+ */
+export const MAX_LISTING_FEE_ITEMS = 100;
+
+/**
+ * Most distinct entries of one identity (one asset, one token, or none at all) a mutation may
+ * hold. The partner's answer cannot tell such entries apart, so each goes upstream in a call of its
+ * own: without a bound, 100 items without a token made 100 partner calls with the merchant's key.
+ */
+export const MAX_LISTING_FEE_ENTRIES_PER_IDENTITY = 10;
+
+/** Longest token or styleToken accepted; the partner's tokens are far shorter. */
+export const MAX_TOKEN_LENGTH = 1024;
