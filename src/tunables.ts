@@ -110,3 +110,15 @@ export const MAX_LISTING_FEE_ENTRIES_PER_IDENTITY = 10;
 
 /** Longest token or styleToken accepted; the partner's tokens are far shorter. */
 export const MAX_TOKEN_LENGTH = 1024;
+
+/** Longest client name (graphql-client-name) kept as a label; longer ones are cut: a label value stays short. */
+export const CLIENT_NAME_MAX_LENGTH = 64;
+
+/** Longest client version kept as a label, cut as the name is. */
+export const CLIENT_VERSION_MAX_LENGTH = 32;
+
+/** Versions of one client name told apart: a client with a version per build must not grow the series count without end. */
+export const CLIENT_VERSIONS_PER_NAME = 20;
+
+/** Characters in a row of a credential that make a client value `redacted`: shorter runs are too common to be a token's part by chance (a version such as `1.2`). */
+export const MIN_SECRET_OVERLAP = 8;
