@@ -180,7 +180,8 @@ export function createContextFactory(dependencies: ContextDependencies) {
       deadline,
       pageMaxPartnerCalls: dependencies.pageMaxPartnerCalls,
       // The fee budget charges the request and its connection: the initial context holds both.
-      loaders: createLoaders(dependencies, credentials, () => credentialKeyOf(request), { signal, deadline, requestId }, scopeOf(request).cost, initial),
+      // Without a budget the loaders keep neither.
+      loaders: createLoaders(dependencies, credentials, () => credentialKeyOf(request), { signal, deadline, requestId }, scopeOf(request).cost, dependencies.feeBudget && initial),
     };
   };
 }
