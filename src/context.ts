@@ -6,9 +6,10 @@ import type { YogaInitialContext } from 'graphql-yoga';
 import { credentialKeyOf, credentialsOf, type Credentials } from './credentials.js';
 import { UnauthenticatedError } from './errors.js';
 import { createInventoryPageLoader, type InventoryPageLoader } from './inventory/page-loader.js';
-import { createListingFeeLoader, type ListingFeeLoader } from './listing-fee/fee-loader.js';
+import { createListingFeeLoader, type FeeBudget, type FeeCaller, type ListingFeeLoader } from './listing-fee/fee-loader.js';
 import type { OperationDeadline, PartnerApi } from './partner/index.js';
-import { requestCostOf, type RequestCost } from './cost/request-cost.js';
+import { callWork } from './cost/request-cost.js';
+import { scopeOf, type RequestCost } from './request-scope.js';
 
 export interface Loaders {
   inventoryPage: InventoryPageLoader;
@@ -30,22 +31,23 @@ export interface ContextDependencies {
   listingFeeBatchMax: number;
   operationTimeoutMs: number;
   pageMaxPartnerCalls: number;
+  /** The rate limit's budget of fee calls made with the merchant's key, when one is on. */
+  feeBudget?: FeeBudget;
 }
 
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 
-// One id per HTTP request, shared by the context, the operation log line and the response header.
-const requestIds = new WeakMap<Request, string>();
-
-/** The caller's x-request-id when it is a sane token, otherwise a fresh one; the same for one request. */
+/**
+ * The caller's x-request-id when it is a sane token, otherwise a fresh one; the same for one
+ * request (kept in its scope), shared by the context, the operation log line and the response header.
+ */
 export function requestIdOf(request: Request): string {
-  let id = requestIds.get(request);
-  if (id === undefined) {
+  const scope = scopeOf(request);
+  if (scope.id === undefined) {
     const given = request.headers.get('x-request-id');
-    id = given && REQUEST_ID.test(given) ? given : randomUUID();
-    requestIds.set(request, id);
+    scope.id = given && REQUEST_ID.test(given) ? given : randomUUID();
   }
-  return id;
+  return scope.id;
 }
 
 /** What a request's partner calls carry besides their own arguments. */
@@ -66,7 +68,7 @@ class RequestLoaders implements Loaders {
   #listingFee: ListingFeeLoader | undefined;
 
   constructor(
-    private readonly dependencies: Pick<ContextDependencies, 'partner' | 'listingFeeBatchMax'>,
+    private readonly dependencies: Pick<ContextDependencies, 'partner' | 'listingFeeBatchMax' | 'feeBudget'>,
     accessToken: string | null,
     /**
      * The request's credential digest, null without a token: credentials.ts's credentialKeyOf,
@@ -74,8 +76,10 @@ class RequestLoaders implements Loaders {
      */
     private readonly credentialKey: () => string | null,
     private readonly call: RequestCall,
-    /** Where the partner work of the request's calls is counted, and the rate limit's gate on fee calls. */
+    /** Where the partner work of the request's calls is counted (the request scope's). */
     private readonly cost: RequestCost = { requested: null, actual: 0 },
+    /** Whom the fee budget charges for this request's fee calls (none: not charged). */
+    private readonly feeCaller?: FeeCaller,
   ) {
     const { partner } = dependencies;
     this.inventoryPage = createInventoryPageLoader((page) => {
@@ -100,7 +104,7 @@ class RequestLoaders implements Loaders {
           onJoined: () => (joined = true),
         })
         .then((answered) => {
-          if (!joined) cost.actual += 1 + (answered.list?.length ?? 0);
+          if (!joined) cost.actual += callWork(answered.list?.length ?? 0);
           return answered;
         });
     });
@@ -109,9 +113,9 @@ class RequestLoaders implements Loaders {
   /** Made on first use: most operations ask for no fee. */
   get listingFee(): ListingFeeLoader {
     return (this.#listingFee ??= createListingFeeLoader(async (items) => {
-      // The rate limit's gate, when it has one: fees made with the merchant's key for a caller the
-      // partner has not accepted spend their shared budget per call made, not per call priced.
-      await this.cost.beforeListingFeeCall?.(items.length);
+      // Fees made with the merchant's key for a caller the partner has not accepted spend the rate
+      // limit's shared budget per call made, not per call priced: refused here, before the call.
+      if (this.feeCaller) await this.dependencies.feeBudget?.spend(this.feeCaller, items.length);
       let joined = false;
       const fees = await this.dependencies.partner.calculateListingFees({
         items,
@@ -119,20 +123,21 @@ class RequestLoaders implements Loaders {
         ...this.call,
         onJoined: () => (joined = true),
       });
-      if (!joined) this.cost.actual += 1 + items.length;
+      if (!joined) this.cost.actual += callWork(items.length);
       return fees;
     }, this.dependencies.listingFeeBatchMax));
   }
 }
 
 export function createLoaders(
-  dependencies: Pick<ContextDependencies, 'partner' | 'listingFeeBatchMax'>,
+  dependencies: Pick<ContextDependencies, 'partner' | 'listingFeeBatchMax' | 'feeBudget'>,
   credentials: Credentials,
   credentialKey: () => string | null,
   call: RequestCall,
   cost?: RequestCost,
+  feeCaller?: FeeCaller,
 ): Loaders {
-  return new RequestLoaders(dependencies, credentials.accessToken, credentialKey, call, cost);
+  return new RequestLoaders(dependencies, credentials.accessToken, credentialKey, call, cost, feeCaller);
 }
 
 const MISSING_TOKEN =
@@ -163,7 +168,8 @@ export function clientGoneSignal(res: ServerResponse): AbortSignal {
 }
 
 export function createContextFactory(dependencies: ContextDependencies) {
-  return ({ request, res }: YogaInitialContext & { res?: ServerResponse }): TradegraphContext => {
+  return (initial: YogaInitialContext & FeeCaller & { res?: ServerResponse }): TradegraphContext => {
+    const { request, res } = initial;
     const credentials = credentialsOf(request);
     const requestId = requestIdOf(request);
     const deadline = { at: performance.now() + dependencies.operationTimeoutMs, ms: dependencies.operationTimeoutMs };
@@ -173,7 +179,9 @@ export function createContextFactory(dependencies: ContextDependencies) {
       requestId,
       deadline,
       pageMaxPartnerCalls: dependencies.pageMaxPartnerCalls,
-      loaders: createLoaders(dependencies, credentials, () => credentialKeyOf(request), { signal, deadline, requestId }, requestCostOf(request)),
+      // The fee budget charges the request and its connection: the initial context holds both.
+      // Without a budget the loaders keep neither.
+      loaders: createLoaders(dependencies, credentials, () => credentialKeyOf(request), { signal, deadline, requestId }, scopeOf(request).cost, dependencies.feeBudget && initial),
     };
   };
 }

@@ -98,6 +98,7 @@ export function createTradegraph({ config, logger, graphiqlHeaders = {}, schema 
       listingFeeBatchMax: config.listingFeeBatchMax,
       operationTimeoutMs: config.operationTimeoutMs,
       pageMaxPartnerCalls: config.pageMaxPartnerCalls,
+      feeBudget: rateLimit?.feeBudget,
     }),
     plugins: tradegraphPlugins({ config, logger, metrics, clients, redis, cacheRedis, rateLimit, trustedDocuments, graphiql }),
     graphiql: config.production ? false : graphiqlOptions(graphiqlHeaders),

@@ -87,3 +87,38 @@ export const ANSWER_BYTES_IN_FLIGHT = 128 * 1024 * 1024;
  * and the encoding, made once, serves the hits after. 32 MiB: a few dozen of the largest answers.
  */
 export const COMPRESSION_WAITING_BYTES = 32 * 1024 * 1024;
+
+/**
+ * The share of the unproven callers' fee budget one client (its address, its token) may spend is
+ * the budget divided by this: a tenth, so that one client that keeps asking leaves nine tenths of
+ * the fees to every other new user.
+ */
+export const UNPROVEN_FEE_SHARE_DIVISOR = 10;
+
+/**
+ * Most items one `calculateListingFee` may ask for: the largest list the schema takes, and a bound
+ * on what one mutation sends the partner with the merchant's key (cost/policy.ts's MAX_SLICE).
+ */
+export const MAX_LISTING_FEE_ITEMS = 100;
+
+/**
+ * Most distinct entries of one identity (one asset, one token, or none at all) a mutation may
+ * hold. The partner's answer cannot tell such entries apart, so each goes upstream in a call of its
+ * own: without a bound, 100 items without a token made 100 partner calls with the merchant's key.
+ */
+export const MAX_LISTING_FEE_ENTRIES_PER_IDENTITY = 10;
+
+/** Longest token or styleToken accepted; the partner's tokens are far shorter. */
+export const MAX_TOKEN_LENGTH = 1024;
+
+/** Longest client name (graphql-client-name) kept as a label; longer ones are cut: a label value stays short. */
+export const CLIENT_NAME_MAX_LENGTH = 64;
+
+/** Longest client version kept as a label, cut as the name is. */
+export const CLIENT_VERSION_MAX_LENGTH = 32;
+
+/** Versions of one client name told apart: a client with a version per build must not grow the series count without end. */
+export const CLIENT_VERSIONS_PER_NAME = 20;
+
+/** Characters in a row of a credential that make a client value `redacted`: shorter runs are too common to be a token's part by chance (a version such as `1.2`). */
+export const MIN_SECRET_OVERLAP = 8;

@@ -1,7 +1,6 @@
 // The prices that are policy rather than the SDL's: what the schema cannot say about a field, each
 // with its reason. price.ts reads everything else from `@cost` and `@listSize`.
-import { MAX_PAGE_SIZE } from '../tunables.js';
-import { MAX_LISTING_FEE_ITEMS } from '../listing-fee/input.js';
+import { MAX_LISTING_FEE_ITEMS, MAX_PAGE_SIZE } from '../tunables.js';
 
 /**
  * The fields whose partner calls are made with the merchant's app-key alone, the caller's token

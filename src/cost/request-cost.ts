@@ -1,36 +1,37 @@
-// What one request's operation costs, in the units of the cost plan (cost/price.ts):
-// its price, the partner work its calls actually did, and the caller's budget as the rate limit
-// left it. One record per HTTP request (batching is off: one operation each), written by the
-// plugins and the request's loaders (context.ts), and read back into the answer's extensions.cost.
+// The price rules of one request beyond the SDL's `@cost` (cost/price.ts prices the operation):
+// what a partner call's work counts, the least an operation is charged, an answer from the
+// response cache, and the cost an answer reports. The record they write is the request's scope's
+// `cost` (request-scope.ts).
+import type { RequestCost } from '../request-scope.js';
 
-/** The caller's own bucket after this operation, as Shopify's `throttleStatus` reports one. */
-export interface ThrottleStatus {
-  maximumAvailable: number;
-  currentlyAvailable: number;
-  /** Units per second: the budget divided by its window (the whole budget returns as the window ends). */
-  restoreRate: number;
-  /** Milliseconds until the caller's window ends and its budget is whole again. */
-  msBeforeRestore: number;
+export type { RequestCost, ThrottleStatus } from '../request-scope.js';
+
+/**
+ * Units of partner work one call did: 1 for the call, and 1 per item it carried (a fee call) or
+ * answered (an inventory page).
+ */
+export const callWork = (items: number): number => 1 + items;
+
+/**
+ * The least any operation spends of the caller's budget, and what an answer from the response
+ * cache costs: the partner does no work for it, but an answer costs the service too.
+ */
+export const MIN_CHARGE = 1;
+
+/** The price of an answer from the response cache, which runs nothing: what the rate limit charges it. */
+export const CACHE_HIT_PRICE = MIN_CHARGE;
+
+/**
+ * What the rate limit charges an operation of price `cost`, `appKeyCost` of it for fields made
+ * with the merchant's key: all of it for a caller the partner has accepted; for one it has not,
+ * the fee calls are charged as they are made (not as priced), so only the rest, and never less
+ * than MIN_CHARGE.
+ */
+export function ownCharge(cost: number, appKeyCost: number, proven: boolean): number {
+  return Math.max(MIN_CHARGE, proven ? cost : cost - appKeyCost);
 }
 
-export interface RequestCost {
-  /** The operation's price (null while unknown: a variable that does not coerce; 1 for an answer from the response cache). */
-  requested: number | null;
-  /** Units of partner work done: 1 per partner call this request made that succeeded, and 1 per item it carried or answered (a call it joined in flight is the work of the request that made it). */
-  actual: number;
-  /** Set by the rate limit, when one is on. */
-  throttle?: ThrottleStatus;
-  /**
-   * Set by the rate limit: asked before each listing-fee call with the entries it carries, made with
-   * the merchant's key; rejects with the refusal when the caller may not spend them.
-   */
-  beforeListingFeeCall?: (entries: number) => Promise<void>;
-}
-
-const costs = new WeakMap<Request, RequestCost>();
-
-export function requestCostOf(request: Request): RequestCost {
-  let cost = costs.get(request);
-  if (!cost) costs.set(request, (cost = { requested: null, actual: 0 }));
-  return cost;
+/** The partner work a request made, told to the client: never more than its price, when known. */
+export function actualCostOf({ requested, actual }: RequestCost): number {
+  return requested === null ? actual : Math.min(actual, requested);
 }

@@ -1,19 +1,9 @@
 // Checks of listing-fee input, made before anything is sent upstream.
 import { BadUserInputError } from '../errors.js';
 import { isAssetId, MAX_ASSET_ID_DIGITS } from '../inventory/model.js';
-import { identityOf, ListingFeeCache, type ListingFeeKey } from './fee-loader.js';
+import { identityOf, ListingFeeCache, type ListingFeeKey } from './entry.js';
+import { MAX_LISTING_FEE_ENTRIES_PER_IDENTITY, MAX_LISTING_FEE_ITEMS, MAX_TOKEN_LENGTH } from '../tunables.js';
 import type { CalculateListingFeeInput } from '../generated/resolvers-types.js';
-
-/** Most items one `calculateListingFee` may ask for. */
-export const MAX_LISTING_FEE_ITEMS = 100;
-/**
- * Most distinct entries of one identity (one asset, one token, or none at all) a mutation may
- * hold. The partner's answer cannot tell such entries apart, so each goes upstream in a call of its
- * own: without a bound, 100 items without a token made 100 partner calls with the merchant's key.
- */
-export const MAX_LISTING_FEE_ENTRIES_PER_IDENTITY = 10;
-/** Longest token or styleToken accepted; the partner's tokens are far shorter. */
-export const MAX_TOKEN_LENGTH = 1024;
 
 export function checkPrice(price: number, what: string): void {
   if (!Number.isSafeInteger(price) || price <= 0) {

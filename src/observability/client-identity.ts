@@ -3,11 +3,11 @@
 // The values are the client's to choose, so they become log fields, span attributes and metric
 // labels only once bounded: a fixed alphabet and length, a bounded number of distinct names, and
 // never anything that could be a credential.
+import { callerOf } from '../credentials.js';
+import { scopeOf, type ClientIdentity } from '../request-scope.js';
+import { CLIENT_NAME_MAX_LENGTH, CLIENT_VERSION_MAX_LENGTH, CLIENT_VERSIONS_PER_NAME, MIN_SECRET_OVERLAP } from '../tunables.js';
 
-export interface ClientIdentity {
-  name: string;
-  version: string;
-}
+export type { ClientIdentity };
 
 export interface ClientIdentityOptions {
   /** Distinct client names that are told apart; later ones are counted as `other`. */
@@ -18,20 +18,14 @@ export interface ClientIdentityOptions {
 
 /** The name or version when the request has none. */
 const UNKNOWN = 'unknown';
-/** A name past `maxNames`, or a version past MAX_VERSIONS_PER_NAME of its name. */
+/** A name past `maxNames`, or a version past CLIENT_VERSIONS_PER_NAME of its name. */
 const OTHER = 'other';
 /** A value that holds (or is part of) a credential the request or the service carries. */
 const REDACTED = 'redacted';
 
-const MAX_NAME_LENGTH = 64;
-const MAX_VERSION_LENGTH = 32;
-/** Versions of one client name told apart: a client with a version per build must not grow the series count without end. */
-const MAX_VERSIONS_PER_NAME = 20;
 
 /** What a name or version may be made of, after trimming; anything else becomes `_`. */
 const UNSAFE = /[^A-Za-z0-9._:@/+-]/g;
-/** Shorter values are too common to be a token's part by chance (a version such as `1.2`). */
-const MIN_SECRET_OVERLAP = 8;
 /** Values whose form is a credential's, whoever's: a bearer header, a JWT. */
 const CREDENTIAL_FORM = /^(bearer|basic)\s|^eyJ[\w-]+\.[\w-]+/i;
 /**
@@ -47,7 +41,6 @@ export interface ClientIdentities {
 }
 
 export function createClientIdentities({ maxNames, secrets = [] }: ClientIdentityOptions): ClientIdentities {
-  const byRequest = new WeakMap<Request, ClientIdentity>();
   const versionsByName = new Map<string, Set<string>>();
 
   const bounded = (name: string, version: string): ClientIdentity => {
@@ -61,7 +54,7 @@ export function createClientIdentities({ maxNames, secrets = [] }: ClientIdentit
       versionsByName.set(name, (versions = new Set()));
     }
     if (!versions.has(version)) {
-      if (versions.size >= MAX_VERSIONS_PER_NAME) return { name, version: OTHER };
+      if (versions.size >= CLIENT_VERSIONS_PER_NAME) return { name, version: OTHER };
       versions.add(version);
     }
     return { name, version };
@@ -69,8 +62,8 @@ export function createClientIdentities({ maxNames, secrets = [] }: ClientIdentit
 
   return {
     of(request) {
-      let identity = byRequest.get(request);
-      if (identity) return identity;
+      const scope = scopeOf(request);
+      if (scope.client) return scope.client;
       const { headers } = request;
       const givenName = headers.get('graphql-client-name') ?? headers.get('apollographql-client-name');
       const givenVersion = headers.get('graphql-client-version') ?? headers.get('apollographql-client-version');
@@ -78,21 +71,13 @@ export function createClientIdentities({ maxNames, secrets = [] }: ClientIdentit
       const credentials =
         givenName === null && givenVersion === null
           ? []
-          : [bearerOf(headers.get('authorization')), ...secrets].filter((secret): secret is string => !!secret);
-      const name = clean(givenName, MAX_NAME_LENGTH, credentials);
-      const version = clean(givenVersion, MAX_VERSION_LENGTH, credentials);
+          : [callerOf(request).secret, ...secrets].filter((secret): secret is string => !!secret);
+      const name = clean(givenName, CLIENT_NAME_MAX_LENGTH, credentials);
+      const version = clean(givenVersion, CLIENT_VERSION_MAX_LENGTH, credentials);
       // Either value a credential: both go, since the other may say whose it is.
-      identity = bounded(name, version);
-      byRequest.set(request, identity);
-      return identity;
+      return (scope.client = bounded(name, version));
     },
   };
-}
-
-function bearerOf(authorization: string | null): string | null {
-  if (!authorization) return null;
-  // Whatever follows the scheme, well formed or not: a malformed header may still hold a token.
-  return authorization.replace(/^\s*\S+\s+/, '').trim() || null;
 }
 
 /** A header's value as a label value: trimmed, of a safe alphabet, capped; `redacted` when it could be a credential. */

@@ -9,6 +9,7 @@ import { CALCULATE_LISTING_FEE, calculateListingFees, type CalculateListingFeesP
 import type { TradeInventoryResponseDTO, ListingFeeResultDTO } from './models.js';
 import type { UpstreamProbeResult } from './observer.js';
 import type { SharedRedis } from '../redis.js';
+import { provenCallerOf, UNPROVEN } from '../credentials.js';
 
 export interface PartnerApiOptions extends Omit<PartnerClientOptions, 'baseUrl' | 'secrets'> {
   baseUrl: string;
@@ -18,9 +19,6 @@ export interface PartnerApiOptions extends Omit<PartnerClientOptions, 'baseUrl' 
   /** The fleet's Redis: the record of accepted credentials is shared there. */
   redis?: SharedRedis | null;
 }
-
-/** Every caller the partner has not accepted, as one fault domain: a made-up token proves nothing. */
-const UNPROVEN_CALLER = 'unproven';
 
 export class PartnerApi {
   /** Credentials the partner answered an inventory read for; read by the rate limit too. */
@@ -61,19 +59,13 @@ export class PartnerApi {
   }
 
   /**
-   * A caller as the breaker counts it: its credential once the partner has accepted it (on any
-   * replica of the fleet), else the one unproven caller; its connections count against its
-   * credential (or the unproven caller).
+   * A caller as the breaker counts it: its faults against the caller once proven (provenCallerOf),
+   * its connections against its credential (or the one unproven caller).
    */
   private callerOf(credential: CredentialDigest | null): CallerDomains {
     return {
-      fault: () => {
-        if (credential === null) return UNPROVEN_CALLER;
-        const known = this.accepted.knows(credential);
-        const callerIf = (proven: boolean) => (proven ? credential : UNPROVEN_CALLER);
-        return typeof known === 'boolean' ? callerIf(known) : known.then(callerIf);
-      },
-      connection: credential ?? UNPROVEN_CALLER,
+      fault: () => provenCallerOf(credential, this.accepted),
+      connection: credential ?? UNPROVEN,
     };
   }
 

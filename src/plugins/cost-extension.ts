@@ -8,8 +8,9 @@
 import { isAsyncIterable, mapAsyncIterator, type Plugin } from 'graphql-yoga';
 import type { ExecutionResult } from 'graphql';
 import type { TradegraphContext } from '../context.js';
-import { requestCostOf, type RequestCost } from '../cost/request-cost.js';
+import { actualCostOf, CACHE_HIT_PRICE, type RequestCost } from '../cost/request-cost.js';
 import { operationPrice } from '../cost/price.js';
+import { scopeOf } from '../request-scope.js';
 import { servedFromResponseCache } from './response-cache.js';
 
 /** `extensions.cost` as clients read it. */
@@ -23,13 +24,13 @@ export function useCostExtension(): Plugin<TradegraphContext> {
   return {
     onExecute({ args }) {
       const { request } = args.contextValue as unknown as { request: Request };
-      requestCostOf(request).requested = operationPrice(args.schema, args.document, args.operationName, args.variableValues)?.cost ?? null;
+      scopeOf(request).cost.requested = operationPrice(args.schema, args.document, args.operationName, args.variableValues)?.cost ?? null;
     },
     onExecutionResult({ request, result, setResult }) {
       if (!result) return;
-      const record = requestCostOf(request);
-      // A hit runs nothing: priced as the rate limit charges it, one unit, and no partner work.
-      if (servedFromResponseCache(result)) record.requested ??= 1;
+      const record = scopeOf(request).cost;
+      // A hit runs nothing: priced as the rate limit charges it, and no partner work.
+      if (servedFromResponseCache(result)) record.requested ??= CACHE_HIT_PRICE;
       if (!isAsyncIterable(result)) {
         setResult(withCost(result, costOf(record, true)));
         return;
@@ -52,7 +53,7 @@ export function useCostExtension(): Plugin<TradegraphContext> {
 
 function costOf(record: RequestCost, done: boolean): CostExtension {
   const cost: CostExtension = { requestedQueryCost: record.requested };
-  if (done) cost.actualQueryCost = record.requested === null ? record.actual : Math.min(record.actual, record.requested);
+  if (done) cost.actualQueryCost = actualCostOf(record);
   if (record.throttle) {
     const { maximumAvailable, currentlyAvailable, restoreRate } = record.throttle;
     cost.throttleStatus = { maximumAvailable, currentlyAvailable, restoreRate };

@@ -3,7 +3,7 @@
 import type { Plugin } from 'graphql-yoga';
 import { operationPrice, type OutOfRange } from '../cost/price.js';
 import { MAX_SLICE } from '../cost/policy.js';
-import { requestCostOf } from '../cost/request-cost.js';
+import { scopeOf } from '../request-scope.js';
 import { ArgumentOutOfRangeError, OperationLimitError } from '../errors.js';
 
 /** Default most units one operation may cost: a few full pages with fees, not dozens. */
@@ -24,7 +24,7 @@ export function useOperationCostLimit({ maxCost, maxRepresentations }: { maxCost
       const refuse = (error: Error) => {
         const { request } = args.contextValue as { request: Request };
         // Told here: the refusal ends the operation before the cost extension's own onExecute.
-        requestCostOf(request).requested = price.cost;
+        scopeOf(request).cost.requested = price.cost;
         setResultAndStopExecution({ errors: [error as never] });
       };
       // First: an argument out of range is the client's input to fix, whatever the operation's size.

@@ -7,7 +7,8 @@ import type { Logger } from 'pino';
 import { requestIdOf, type TradegraphContext } from '../context.js';
 import type { ClientIdentities } from '../observability/client-identity.js';
 import type { OperationOutcome, TradegraphMetrics } from '../observability/metrics.js';
-import { servedFromResponseCache, servedStale, type CacheLookupResult } from './response-cache.js';
+import { scopeOf, type OperationState } from '../request-scope.js';
+import { servedFromResponseCache, servedStale } from './response-cache.js';
 import {
   errorCodesOf,
   isAsyncIterable,
@@ -17,22 +18,6 @@ import {
   type ResultLike,
 } from '../observability/operation-results.js';
 import { boundedLabel } from '../observability/bounded-label.js';
-
-interface OperationState {
-  started: number;
-  name: string | null;
-  type: string | null;
-  outcome: OperationOutcome;
-  errorCodes: string[];
-  /**
-   * Answered by the response cache: `hit` (nothing was parsed or executed), or `stale` (the last
-   * good answer in place of a partner outage).
-   */
-  responseCache?: Exclude<CacheLookupResult, 'miss'>;
-  /** For a streamed answer: settles when its last payload has been sent (or the client left). */
-  streamEnded?: Promise<void>;
-}
-
 
 export interface OperationObservabilityOptions {
   logger: Logger;
@@ -51,23 +36,21 @@ export function useOperationObservability({
   clients,
   maxOperationNames = 200,
 }: OperationObservabilityOptions): Plugin<TradegraphContext> {
-  // Keyed by the Fetch Request Yoga passes to every hook; entries go with the request.
-  const operations = new WeakMap<Request, OperationState>();
   // Operation names are chosen by clients: bound the label values they can create.
-  const nameLabel = boundedLabel(maxOperationNames);
+  const recorder: Recorder = { logger, metrics, clients, nameLabel: boundedLabel(maxOperationNames) };
 
   return {
     // Runs for every GraphQL HTTP request before its body is read (GraphiQL's page never gets here).
     onRequestParse({ request }) {
-      operations.set(request, { started: performance.now(), name: null, type: null, outcome: 'ok', errorCodes: [] });
+      scopeOf(request).operation = { started: performance.now(), name: null, type: null, outcome: 'ok', errorCodes: [] };
     },
     onParams({ request, params }) {
-      const state = operations.get(request);
+      const state = scopeOf(request).operation;
       // Yoga refuses a non-string operationName (400); it never becomes a name here.
       if (state && typeof params.operationName === 'string' && params.operationName) state.name = params.operationName;
     },
     onExecute({ args }) {
-      const state = operations.get(args.contextValue.request);
+      const state = scopeOf(args.contextValue.request).operation;
       if (!state) return;
       const operation = getOperationAST(args.document, args.operationName);
       if (operation) {
@@ -76,7 +59,7 @@ export function useOperationObservability({
       }
     },
     onResultProcess({ request, result, setResult, serverContext }) {
-      const state = operations.get(request);
+      const state = scopeOf(request).operation;
       if (!state) return;
       if (isAsyncIterable(result)) {
         // A stream (@defer): its outcome is known, and its line written, once the last payload is sent.
@@ -97,50 +80,57 @@ export function useOperationObservability({
     },
     onResponse({ request, response, serverContext }) {
       response.headers.set('x-request-id', requestIdOf(request));
-      const state = operations.get(request);
+      const scope = scopeOf(request);
+      const state = scope.operation;
       if (!state) return;
-      operations.delete(request);
+      scope.operation = undefined;
       // A client that left before its request's body arrived asked for nothing: Yoga still answers
       // it (a body it cannot parse), but that is no operation to log or count.
       if ((serverContext as { req?: IncomingMessage } | undefined)?.req?.complete === false) return;
-      if (state.streamEnded) void state.streamEnded.then(() => record(request, state, response.status));
-      else record(request, state, response.status);
+      if (state.streamEnded) void state.streamEnded.then(() => record(recorder, request, state, response.status));
+      else record(recorder, request, state, response.status);
     },
   };
+}
 
-  function record(request: Request, state: OperationState, httpStatus: number): void {
-    const durationMs = performance.now() - state.started;
-    const operationName = state.name === null ? 'anonymous' : GRAPHQL_NAME.test(state.name) ? state.name : 'invalid';
-    const operationType = state.type ?? 'unknown';
-    const client = clients.of(request);
-    metrics.observeOperation({
-      operationName: nameLabel(operationName),
+/** Where an operation is told: its log, its metrics, the request's client, and the bound on operation names. */
+interface Recorder extends Pick<OperationObservabilityOptions, 'logger' | 'metrics' | 'clients'> {
+  nameLabel: (name: string) => string;
+}
+
+/** The operation's metrics observation and log line. */
+function record({ logger, metrics, clients, nameLabel }: Recorder, request: Request, state: OperationState, httpStatus: number): void {
+  const durationMs = performance.now() - state.started;
+  const operationName = state.name === null ? 'anonymous' : GRAPHQL_NAME.test(state.name) ? state.name : 'invalid';
+  const operationType = state.type ?? 'unknown';
+  const client = clients.of(request);
+  metrics.observeOperation({
+    operationName: nameLabel(operationName),
+    operationType,
+    outcome: state.outcome,
+    errorCodes: state.errorCodes,
+    durationSeconds: durationMs / 1000,
+    clientName: client.name,
+    clientVersion: client.version,
+  });
+  // Error messages are left out on purpose: codes are enough to find the request, and a
+  // message may quote client input.
+  if (!logger.isLevelEnabled('info')) return;
+  logger.info(
+    {
+      requestId: requestIdOf(request),
+      operationName,
       operationType,
-      outcome: state.outcome,
-      errorCodes: state.errorCodes,
-      durationSeconds: durationMs / 1000,
       clientName: client.name,
       clientVersion: client.version,
-    });
-    // Error messages are left out on purpose: codes are enough to find the request, and a
-    // message may quote client input.
-    if (!logger.isLevelEnabled('info')) return;
-    logger.info(
-      {
-        requestId: requestIdOf(request),
-        operationName,
-        operationType,
-        clientName: client.name,
-        clientVersion: client.version,
-        outcome: state.outcome,
-        errorCodes: state.errorCodes,
-        httpStatus,
-        durationMs: Math.round(durationMs * 1000) / 1000,
-        ...(state.responseCache && { responseCache: state.responseCache }),
-      },
-      'graphql operation',
-    );
-  }
+      outcome: state.outcome,
+      errorCodes: state.errorCodes,
+      httpStatus,
+      durationMs: Math.round(durationMs * 1000) / 1000,
+      ...(state.responseCache && { responseCache: state.responseCache }),
+    },
+    'graphql operation',
+  );
 }
 
 /** A stream's outcome: the first payload's data, the errors of all of them. */

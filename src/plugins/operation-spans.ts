@@ -1,23 +1,18 @@
 // Tracing of GraphQL operations: a SERVER span around each one, active while it executes so that
 // partner call spans (partner-spans.ts) become its children.
-import { SpanKind, SpanStatusCode, context, propagation, trace, type Span, type TextMapGetter } from '@opentelemetry/api';
+import { SpanKind, SpanStatusCode, context, propagation, trace, type Context, type Span, type TextMapGetter } from '@opentelemetry/api';
 import { getOperationAST } from 'graphql';
 import type { Plugin } from 'graphql-yoga';
 import { requestIdOf, type TradegraphContext } from '../context.js';
 import type { ClientIdentities } from '../observability/client-identity.js';
 import { errorCodesOf, isAsyncIterable, nodeResponseOf, watchStream, type ResultLike } from '../observability/operation-results.js';
 import { tracer } from '../observability/partner-spans.js';
+import { scopeOf, type OperationSpan } from '../request-scope.js';
 
 const HEADERS: TextMapGetter<Headers> = {
   get: (headers, key) => headers.get(key) ?? undefined,
   keys: (headers) => [...headers.keys()],
 };
-
-interface OperationSpan {
-  span: Span;
-  /** A streamed answer (@defer): the span ends with its last payload, not with the operation's first answer. */
-  streaming: boolean;
-}
 
 /** Codes only: messages may quote client input. */
 function markErrors(span: Span, results: readonly ResultLike[]): void {
@@ -27,33 +22,32 @@ function markErrors(span: Span, results: readonly ResultLike[]): void {
   span.setStatus({ code: SpanStatusCode.ERROR, message: codes.join(',') });
 }
 
+/** The operation's SERVER span, a child of the caller's trace when it sent one. */
+function startOperationSpan(request: Request, clients: ClientIdentities, parent: Context): Span {
+  const client = clients.of(request);
+  const attributes = {
+    'tradegraph.request_id': requestIdOf(request),
+    'tradegraph.client.name': client.name,
+    'tradegraph.client.version': client.version,
+  };
+  return tracer().startSpan('graphql.operation', { kind: SpanKind.SERVER, attributes }, parent);
+}
+
 /**
  * A SERVER span around each GraphQL operation, active while it executes so that partner call spans
  * become its children. A caller's `traceparent` makes it part of the caller's trace.
  */
 export function useOperationSpans(clients: ClientIdentities): Plugin<TradegraphContext> {
-  const spans = new WeakMap<Request, OperationSpan>();
   return {
     instrumentation: {
       operation({ request }, wrapped) {
         const parent = propagation.extract(context.active(), request.headers, HEADERS);
-        const client = clients.of(request);
-        const span = tracer().startSpan(
-          'graphql.operation',
-          {
-            kind: SpanKind.SERVER,
-            attributes: {
-              'tradegraph.request_id': requestIdOf(request),
-              'tradegraph.client.name': client.name,
-              'tradegraph.client.version': client.version,
-            },
-          },
-          parent,
-        );
+        const span = startOperationSpan(request, clients, parent);
         const state: OperationSpan = { span, streaming: false };
-        spans.set(request, state);
+        const scope = scopeOf(request);
+        scope.span = state;
         const end = () => {
-          spans.delete(request);
+          scope.span = undefined;
           if (!state.streaming) span.end();
         };
         let result: ReturnType<typeof wrapped>;
@@ -69,7 +63,7 @@ export function useOperationSpans(clients: ClientIdentities): Plugin<TradegraphC
       },
     },
     onExecute({ args }) {
-      const span = spans.get(args.contextValue.request)?.span;
+      const span = scopeOf(args.contextValue.request).span?.span;
       const operation = span && getOperationAST(args.document, args.operationName);
       if (!span || !operation) return;
       const name = operation.name?.value;
@@ -79,7 +73,7 @@ export function useOperationSpans(clients: ClientIdentities): Plugin<TradegraphC
     },
     // Yoga's last hook inside the operation (its onResultProcess runs after the operation's span would end).
     onExecutionResult({ request, result, setResult, context }) {
-      const state = spans.get(request);
+      const state = scopeOf(request).span;
       if (!state || !result) return;
       if (!isAsyncIterable(result)) {
         markErrors(state.span, [result as ResultLike]);

@@ -12,23 +12,24 @@
 // Yoga's through the plugin, and the node:http server's own refusals (503, 413, production's 406)
 // through fieldsOf, read from the same counts.
 import { hash } from 'node:crypto';
-import type { IncomingMessage } from 'node:http';
 import type { Plugin } from 'graphql-yoga';
 import type { RateLimiterAbstract, RateLimiterRes } from 'rate-limiter-flexible';
 import type { RateLimitConfig } from '../config.js';
 import type { TradegraphContext } from '../context.js';
-import { credentialKeyOf } from '../credentials.js';
+import { callerKeyOf, clientAddressOf, credentialKeyOf, isProven, UNPROVEN, type CredentialEvidence } from '../credentials.js';
 import { OperationRateLimitedError, UnprovenFeeBudgetError } from '../errors.js';
+import type { FeeBudget, FeeCaller } from '../listing-fee/fee-loader.js';
 import type { RateLimitBudget } from '../observability/metrics.js';
-import type { AcceptedCredentials } from '../partner/accepted-credentials.js';
 import type { SharedRedis } from '../redis.js';
-import { requestCostOf, type ThrottleStatus } from '../cost/request-cost.js';
+import { CACHE_HIT_PRICE, ownCharge, type ThrottleStatus } from '../cost/request-cost.js';
 import { operationPrice } from '../cost/price.js';
+import { scopeOf } from '../request-scope.js';
+import { UNPROVEN_FEE_SHARE_DIVISOR } from '../tunables.js';
 import { servedFromResponseCache } from './response-cache.js';
 
 export interface RateLimitOptions extends RateLimitConfig {
   /** The credentials the partner has accepted (partner.accepted): who may spend fees of its own. */
-  accepted: AcceptedCredentials;
+  accepted: CredentialEvidence;
   redis?: SharedRedis;
   /** Told of each refusal, once, with the budget that refused it (the metrics count them by it). */
   onRefusal?: (budget: RateLimitBudget) => void;
@@ -41,103 +42,117 @@ export interface RateLimitOptions extends RateLimitConfig {
 export const REDIS_KEY_PREFIX = 'tradegraph:rate-limit';
 
 /**
- * Requests without a credential (or with a malformed one, which the context then refuses) share
- * one bucket: behind a load balancer the client address would be the balancer's, and a credential
- * is what the partner itself limits by.
+ * Listing fees of every caller the partner has not accepted (and of no token at all) share one
+ * bucket: they are made with the merchant's key. Apart from the anonymous caller's, so that
+ * requests without a token that cost the partner nothing cannot spend it.
  */
-const ANONYMOUS = 'anonymous';
+const UNPROVEN_FEES = `${UNPROVEN}-fees`;
 
-/**
- * Listing fees of every caller the partner has not accepted (a made-up token is no one in
- * particular, and no token at all) share one bucket: they are made with the merchant's key. Apart
- * from ANONYMOUS, so that requests without a token that cost the partner nothing cannot spend it.
- */
-const UNPROVEN_FEES = 'unproven-fees';
-
-/**
- * The share of UNPROVEN_FEES one client may spend: a tenth, so that one address or one token that
- * keeps asking leaves nine tenths of the fees to every other new user.
- */
-const unprovenFeeShareOf = (max: number): number => Math.max(1, Math.ceil(max / 10));
+/** The share of UNPROVEN_FEES one client may spend (see UNPROVEN_FEE_SHARE_DIVISOR). */
+const unprovenFeeShareOf = (max: number): number => Math.max(1, Math.ceil(max / UNPROVEN_FEE_SHARE_DIVISOR));
 
 /** The name of the one policy in the RateLimit-Policy and RateLimit fields. */
 const POLICY = '"default"';
 
-/** The rate limit: its plugin, and the budget fields of a caller for answers made outside Yoga. */
+/** The rate limit: its plugin, the fee budget the context spends, and the budget fields of a caller for answers made outside Yoga. */
 export interface RateLimit {
   plugin: Plugin<TradegraphContext>;
+  /** Fee calls of callers the partner has not accepted, charged as they are made (handed to the context). */
+  feeBudget: FeeBudget;
   /** The RateLimit-Policy and RateLimit fields of a credential's own budget (null: the anonymous one), read without spending. */
   fieldsOf(credential: string | null): Promise<Record<string, string>>;
 }
 
-export function createRateLimit({ max, windowMs, proxyHops = 0, accepted, redis, onRefusal }: RateLimitOptions): RateLimit {
-  // Loaded on first use, and only when a limit is configured.
-  let limiters: Promise<Limiters> | undefined;
-  const limitersOf = () => (limiters ??= createLimiters({ max, windowMs, redis }));
-  const share = unprovenFeeShareOf(max);
-  const throttleOf = (remaining: number, msBeforeNext: number): ThrottleStatus => ({
-    maximumAvailable: max,
-    currentlyAvailable: Math.max(0, Math.min(max, remaining)),
-    restoreRate: max / (windowMs / 1000),
-    msBeforeRestore: Math.max(0, msBeforeNext),
-  });
-  const fieldsOf = async (credential: string | null): Promise<Record<string, string>> => fieldsOfThrottle(await currentThrottle(credential ?? ANONYMOUS));
-  const fieldsOfThrottle = ({ currentlyAvailable, msBeforeRestore }: ThrottleStatus): Record<string, string> => ({
-    'RateLimit-Policy': `${POLICY};q=${max};w=${windowMs / 1000}`,
-    RateLimit: `${POLICY};r=${currentlyAvailable};t=${Math.ceil(msBeforeRestore / 1000)}`,
-  });
-  const plugin: Plugin<TradegraphContext> = {
+export function createRateLimit(options: RateLimitOptions): RateLimit {
+  const budgets = new Budgets(options);
+  return {
+    plugin: rateLimitPlugin(budgets, options.accepted),
+    feeBudget: { spend: (caller, entries) => budgets.spendUnprovenFees(caller, entries) },
+    fieldsOf: async (credential) => budgets.fieldsOfThrottle(await budgets.currentThrottle(callerKeyOf(credential))),
+  };
+}
+
+function rateLimitPlugin(budgets: Budgets, accepted: CredentialEvidence): Plugin<TradegraphContext> {
+  return {
     async onExecute({ args }) {
-      const { request, req } = args.contextValue as unknown as { request: Request; req?: IncomingMessage };
+      const { request } = args.contextValue;
       const credential = credentialKeyOf(request);
       // Null when the variables do not coerce: execution refuses it before any resolver runs.
       const price = operationPrice(args.schema, args.document, args.operationName, args.variableValues);
-      const cost = price?.cost ?? 0;
+      const appKeyCost = price?.appKeyCost ?? 0;
       // The fleet's record (Redis) is asked only for an operation that spends the merchant's key.
-      const proven = credential !== null && (price?.appKeyCost ?? 0) > 0 && (await accepted.knows(credential));
-      // An unproven caller's fees are charged as their calls are made (below), not as priced. An
-      // operation the partner does no work for is still one unit: an answer costs the service too.
-      const own = Math.max(1, proven ? cost : cost - (price?.appKeyCost ?? 0));
-      const record = requestCostOf(request);
+      const proven = appKeyCost > 0 && (await isProven(credential, accepted));
       // Told here too: a refusal below ends the operation before the cost extension's own hook.
-      record.requested = price?.cost ?? null;
-      const gate = (entries: number) => spendUnprovenFees(request, req, entries);
-      record.beforeListingFeeCall = gate;
-      const refusal = await spendOwn(request, credential, own);
+      scopeOf(request).cost.requested = price?.cost ?? null;
+      const refusal = await budgets.spendOwn(request, credential, ownCharge(price?.cost ?? 0, appKeyCost, proven));
       if (refusal) throw refusal;
     },
     // Yoga's response cache answers a hit before execution (in onParams), so onExecute above never
-    // sees it. The partner does no work for a hit: it spends one unit, as such an operation does,
-    // and is refused in place of the cached answer once the budget is spent. Only a credential's
-    // reads are cached, so it is always the credential's own budget.
+    // sees it. The partner does no work for a hit: it is charged as such an operation is, and is
+    // refused in place of the cached answer once the budget is spent. Only a credential's reads
+    // are cached, so it is always the credential's own budget.
     async onExecutionResult({ request, result, setResult }) {
       if (!servedFromResponseCache(result)) return;
-      const refusal = await spendOwn(request, credentialKeyOf(request), 1);
+      const refusal = await budgets.spendOwn(request, credentialKeyOf(request), CACHE_HIT_PRICE);
       if (refusal) setResult({ errors: [refusal] });
     },
     // Every answer says what is left of the caller's own budget; one that spent nothing (refused
     // before execution) reads it without spending.
     async onResponse({ request, response }) {
-      const record = requestCostOf(request);
-      record.throttle ??= await currentThrottle(credentialKeyOf(request) ?? ANONYMOUS);
-      for (const [name, value] of Object.entries(fieldsOfThrottle(record.throttle))) response.headers.set(name, value);
+      const record = scopeOf(request).cost;
+      record.throttle ??= await budgets.currentThrottle(callerKeyOf(credentialKeyOf(request)));
+      for (const [name, value] of Object.entries(budgets.fieldsOfThrottle(record.throttle))) response.headers.set(name, value);
     },
   };
-  return { plugin, fieldsOf };
+}
+
+/** The counts of one rate limit: the callers' own budgets, the unproven callers' fees and their clients' shares. */
+class Budgets {
+  readonly #options: RateLimitOptions;
+  readonly #share: number;
+  // Loaded on first use, and only when a limit is configured.
+  #limiters: Promise<Limiters> | undefined;
+
+  constructor(options: RateLimitOptions) {
+    this.#options = options;
+    this.#share = unprovenFeeShareOf(options.max);
+  }
+
+  #limitersOf(): Promise<Limiters> {
+    return (this.#limiters ??= createLimiters(this.#options));
+  }
+
+  throttleOf(remaining: number, msBeforeNext: number): ThrottleStatus {
+    const { max, windowMs } = this.#options;
+    return {
+      maximumAvailable: max,
+      currentlyAvailable: Math.max(0, Math.min(max, remaining)),
+      restoreRate: max / (windowMs / 1000),
+      msBeforeRestore: Math.max(0, msBeforeNext),
+    };
+  }
+
+  fieldsOfThrottle({ currentlyAvailable, msBeforeRestore }: ThrottleStatus): Record<string, string> {
+    return {
+      'RateLimit-Policy': `${POLICY};q=${this.#options.max};w=${this.#options.windowMs / 1000}`,
+      RateLimit: `${POLICY};r=${currentlyAvailable};t=${Math.ceil(msBeforeRestore / 1000)}`,
+    };
+  }
 
   /** Spends `points` of the caller's own budget, records what is left of it, and answers the refusal if any. */
-  async function spendOwn(request: Request, credential: string | null, points: number): Promise<OperationRateLimitedError | null> {
-    const { shared, own } = await limitersOf();
-    const key = credential ?? ANONYMOUS;
-    const { limiter, outcome, refused } = await consume(shared, own, key, points);
-    const record = requestCostOf(request);
+  async spendOwn(request: Request, credential: string | null, points: number): Promise<OperationRateLimitedError | null> {
+    const { max, windowMs, onRefusal } = this.#options;
+    const { shared, own } = await this.#limitersOf();
+    const key = callerKeyOf(credential);
+    const { limiter, outcome, refused } = await this.#consume(shared, own, key, points);
+    const record = scopeOf(request).cost;
     if (!refused) {
-      record.throttle = throttleOf(outcome.remainingPoints, outcome.msBeforeNext);
+      record.throttle = this.throttleOf(outcome.remainingPoints, outcome.msBeforeNext);
       return null;
     }
     // A refused spend counts in rate-limiter-flexible: it is given back, so that a smaller operation may still use what is left.
-    await refund(shared, limiter, key, points);
-    record.throttle = throttleOf(max - (outcome.consumedPoints - points), outcome.msBeforeNext);
+    await this.#refund(shared, limiter, key, points);
+    record.throttle = this.throttleOf(max - (outcome.consumedPoints - points), outcome.msBeforeNext);
     onRefusal?.('operation');
     return new OperationRateLimitedError(max, windowMs, retryAfterOf(outcome), points);
   }
@@ -147,33 +162,41 @@ export function createRateLimit({ max, windowMs, proxyHops = 0, accepted, redis,
    * its client's token and address, unless the partner has accepted the caller's token; throws the
    * refusal, having given back what this call spent.
    */
-  async function spendUnprovenFees(request: Request, req: IncomingMessage | undefined, entries: number): Promise<void> {
+  async spendUnprovenFees({ request, req }: FeeCaller, entries: number): Promise<void> {
+    const { accepted, proxyHops = 0 } = this.#options;
     const credential = credentialKeyOf(request);
-    if (credential !== null && (await accepted.knows(credential))) return;
-    const { shared, own, sharedShares, ownShares } = await limitersOf();
+    if (await isProven(credential, accepted)) return;
+    const { shared, own, sharedShares, ownShares } = await this.#limitersOf();
     const address = clientAddressOf(request, req, proxyHops);
-    const spends: Array<{ shared: RateLimiterAbstract | null; own: RateLimiterAbstract; key: string; scope: 'client' | 'total' }> = [];
+    const spends: FeeSpend[] = [];
     if (credential !== null) spends.push({ shared: sharedShares, own: ownShares, key: `token-${credential}`, scope: 'client' });
     spends.push({ shared: sharedShares, own: ownShares, key: `address-${hash('sha256', address, 'hex')}`, scope: 'client' });
     spends.push({ shared, own, key: UNPROVEN_FEES, scope: 'total' });
+    await this.#spendAll(spends, entries);
+  }
+
+  /** Spends `entries` from each in turn; at the first refusal, gives back what was spent and throws it. */
+  async #spendAll(spends: readonly FeeSpend[], entries: number): Promise<void> {
+    const { max, windowMs, onRefusal } = this.#options;
     const spent: Array<[RateLimiterAbstract | null, RateLimiterAbstract, string]> = [];
     for (const spend of spends) {
-      const { limiter, outcome, refused } = await consume(spend.shared, spend.own, spend.key, entries);
+      const { limiter, outcome, refused } = await this.#consume(spend.shared, spend.own, spend.key, entries);
       spent.push([spend.shared, limiter, spend.key]);
       if (refused) {
-        await Promise.all(spent.map(([sharedOne, by, key]) => refund(sharedOne, by, key, entries)));
+        await Promise.all(spent.map(([sharedOne, by, key]) => this.#refund(sharedOne, by, key, entries)));
         onRefusal?.(spend.scope === 'client' ? 'unproven_fees_client_share' : 'unproven_fees_total');
-        throw new UnprovenFeeBudgetError(spend.scope, max, share, windowMs, retryAfterOf(outcome));
+        throw new UnprovenFeeBudgetError(spend.scope, max, this.#share, windowMs, retryAfterOf(outcome));
       }
     }
   }
 
   /** What is left of a key's budget, read without spending (an empty record: all of it). */
-  async function currentThrottle(key: string): Promise<ThrottleStatus> {
-    const { shared, own } = await limitersOf();
+  async currentThrottle(key: string): Promise<ThrottleStatus> {
+    const { redis, max, windowMs } = this.#options;
+    const { shared, own } = await this.#limitersOf();
     const read = async (limiter: RateLimiterAbstract) => ({ found: await limiter.get(key) });
     const { found } = (shared && redis ? await redis.attempt(() => read(shared)) : undefined) ?? (await read(own).catch(() => ({ found: null })));
-    return found ? throttleOf(found.remainingPoints, found.msBeforeNext) : throttleOf(max, windowMs);
+    return found ? this.throttleOf(found.remainingPoints, found.msBeforeNext) : this.throttleOf(max, windowMs);
   }
 
   /**
@@ -183,7 +206,8 @@ export function createRateLimit({ max, windowMs, proxyHops = 0, accepted, redis,
    * instead, and a missed deadline marks Redis down for every user of it, as a cache command's
    * does. An Error is a failure of the limiter itself; a refusal is its answer.
    */
-  async function consume(shared: RateLimiterAbstract | null, own: RateLimiterAbstract, key: string, points: number): Promise<Spent> {
+  async #consume(shared: RateLimiterAbstract | null, own: RateLimiterAbstract, key: string, points: number): Promise<Spent> {
+    const { redis } = this.#options;
     const fromShared = shared && redis ? await redis.attempt(() => spendFrom(shared, key, points)) : undefined;
     return fromShared ?? spendFrom(own, key, points);
   }
@@ -193,28 +217,21 @@ export function createRateLimit({ max, windowMs, proxyHops = 0, accepted, redis,
    * as consume spends from it. A refund that fails, or that Redis is down for (marked so by another
    * request meanwhile), is lost, and the window ends it.
    */
-  async function refund(shared: RateLimiterAbstract | null, limiter: RateLimiterAbstract, key: string, points: number): Promise<void> {
-    if (limiter === shared) await redis?.attempt(() => limiter.reward(key, points));
+  async #refund(shared: RateLimiterAbstract | null, limiter: RateLimiterAbstract, key: string, points: number): Promise<void> {
+    if (limiter === shared) await this.#options.redis?.attempt(() => limiter.reward(key, points));
     else await limiter.reward(key, points).catch(() => undefined);
   }
 }
 
-const retryAfterOf = (outcome: RateLimiterRes) => Math.max(1, Math.ceil(outcome.msBeforeNext / 1000));
-
-/**
- * The client's address: the connection's, or behind `hops` proxies that each append the address
- * they were reached from to X-Forwarded-For, the entry the outermost of them wrote. Entries before
- * it are the client's own to write, so never trusted.
- */
-function clientAddressOf(request: Request, req: IncomingMessage | undefined, hops: number): string {
-  const connection = req?.socket.remoteAddress ?? 'unknown';
-  if (hops === 0) return connection;
-  const forwarded = (request.headers.get('x-forwarded-for') ?? '')
-    .split(',')
-    .map((entry) => entry.trim())
-    .filter((entry) => entry !== '');
-  return forwarded[Math.max(0, forwarded.length - hops)] ?? connection;
+/** One budget a fee call spends from: its shared and replica counts, its key, and which refusal it makes. */
+interface FeeSpend {
+  shared: RateLimiterAbstract | null;
+  own: RateLimiterAbstract;
+  key: string;
+  scope: 'client' | 'total';
 }
+
+const retryAfterOf = (outcome: RateLimiterRes) => Math.max(1, Math.ceil(outcome.msBeforeNext / 1000));
 
 /** One spend from one limiter: what it answered, and whether that was a refusal. */
 interface Spent {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ByIdentity, identityOf, ListingFeeCache, sameEntry, type ListingFeeKey } from '../../src/listing-fee/fee-loader.js';
+import { ByIdentity, identityOf, ListingFeeCache, sameEntry, type ListingFeeKey } from '../../src/listing-fee/entry.js';
 
 const entry = (token: string | null, styleToken: string | null, assetId?: string | null, price = 100): ListingFeeKey => ({
   price,
