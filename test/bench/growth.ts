@@ -9,7 +9,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { drive, type RoundResult } from './drive.js';
 import type { HeapProbe } from './heap.js';
 import { cpuMsOf, memoryOf } from './processes.js';
-import { rotatingCallersRequests } from './scenarios.js';
+import { rotatingCallersRequests, rotatingCallerToken } from './scenarios.js';
 import { median, round, slopeInterval } from './stats.js';
 
 /** The distinct callers of each step, each step's including the last's (`--growth-callers` sets others). */
@@ -114,6 +114,14 @@ export async function measureGrowth(options: {
 }): Promise<GrowthResults> {
   const { targets, log } = options;
   const first = options.callers[0]!;
+  // A fast wrong answer is not a result: each target answers one growth request with data.
+  for (const target of targets) {
+    const request = rotatingCallersRequests(first)[0]!;
+    const headers = { ...request.headers, authorization: `Bearer ${rotatingCallerToken(request.rotatingCaller!.prefix, 0)}` };
+    const response = await fetch(target.url + request.path, { method: request.method, headers, body: request.body });
+    const body = (await response.json()) as { data?: unknown; errors?: unknown };
+    if (response.status !== 200 || body.errors || !body.data) throw new Error(`growth: ${target.name} failed: ${JSON.stringify(body).slice(0, 500)}`);
+  }
   for (const target of targets) await drive(target.url, rotatingCallersRequests(first), GROWTH_CONNECTIONS, { amount: options.warmupRequests });
   const steps: GrowthStep[] = [];
   for (const [index, callers] of options.callers.entries()) {

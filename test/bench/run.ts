@@ -39,7 +39,7 @@ import { drivePaced } from './paced.js';
 import { withinMinimum, type Calls, type Figures } from './report.js';
 import { median, ratio, round, slope, slopeInterval } from './stats.js';
 import { openHeapProbe } from './heap.js';
-import { GROWTH_CALLERS, growthCallersOf, measureGrowth, type GrowthTarget } from './growth.js';
+import { GROWTH_CALLERS, growthCallersOf, measureGrowth, stepRequestsOf, type GrowthTarget } from './growth.js';
 import { driveWrk, WRK } from './wrk.js';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
@@ -497,7 +497,11 @@ async function main(): Promise<void> {
     const targetRounds = scenarios.reduce((sum, scenario) => sum + targetsOf(scenario).length * ROUNDS, 0);
     const warmups = scenarios.reduce((sum, scenario) => sum + targetsOf(scenario).length, 0);
     const roundsS = targetRounds * (DURATION_S + SETTLE_MS / 1000);
-    const expectedS = roundsS + (warmups * WARMUP_REQUESTS) / WARMUP_GUESS_RPS + (args.soak ? SOAK_REQUESTS / WARMUP_GUESS_RPS : 0);
+    const growthRequests = GROWTH
+      ? (args.floor ? 2 : 1) * (WARMUP_REQUESTS + GROWTH_STEPS.reduce((sum, callers) => sum + stepRequestsOf(callers, Number(args['growth-requests'])), 0)) +
+        Number(args['growth-soak-requests'])
+      : 0;
+    const expectedS = roundsS + (warmups * WARMUP_REQUESTS + growthRequests) / WARMUP_GUESS_RPS + (args.soak ? SOAK_REQUESTS / WARMUP_GUESS_RPS : 0);
     console.log(
       `bench: ${scenarios.length} scenarios, ${targetRounds} target rounds of ${DURATION_S} s and ${warmups} warm-ups of ${WARMUP_REQUESTS} requests; ` +
         `expect about ${minutes(expectedS)} (rounds alone ${minutes(roundsS)})`,
