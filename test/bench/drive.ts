@@ -1,7 +1,7 @@
 // A closed load for the bench (autocannon): each connection sends its next request as soon as the
 // last one is answered, for a while or for an amount of requests.
 import autocannon from 'autocannon';
-import { freshCallerPrefix, freshCallerToken, type BenchRequest } from './scenarios.js';
+import { freshCallerPrefix, freshCallerToken, rotatingCallerToken, type BenchRequest } from './scenarios.js';
 import { percentile, round } from './stats.js';
 
 export interface RoundResult {
@@ -28,7 +28,7 @@ export async function drive(
   onResponse?: () => void,
 ): Promise<RoundResult> {
   let next = 0;
-  const single = requests.length === 1 && !requests[0]!.freshCaller ? requests[0]! : null;
+  const single = requests.length === 1 && !requests[0]!.freshCaller && !requests[0]!.rotatingCaller ? requests[0]! : null;
   const prefix = freshCallerPrefix();
   const options: autocannon.Options = {
     url,
@@ -44,7 +44,12 @@ export async function drive(
               setupRequest: (request: autocannon.Request) => {
                 const sent = next++;
                 const user = requests[sent % requests.length]!;
-                const headers = user.freshCaller ? { ...user.headers, authorization: `Bearer ${freshCallerToken(prefix, sent)}` } : user.headers;
+                const rotating = user.rotatingCaller;
+                const headers = user.freshCaller
+                  ? { ...user.headers, authorization: `Bearer ${freshCallerToken(prefix, sent)}` }
+                  : rotating
+                    ? { ...user.headers, authorization: `Bearer ${rotatingCallerToken(rotating.prefix, (rotating.from + sent) % rotating.count)}` }
+                    : user.headers;
                 return { ...request, method: user.method, path: user.path, headers, body: user.body };
               },
             },

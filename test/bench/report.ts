@@ -7,6 +7,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
+import type { GrowthResults } from './growth.js';
 import { FLOOR_TARGET, GROWTH_TABLE, GROWTH_TABLE_MANY, LIKE_FOR_LIKE, PEER_TARGET } from './scenarios.js';
 
 /**
@@ -14,7 +15,7 @@ import { FLOOR_TARGET, GROWTH_TABLE, GROWTH_TABLE_MANY, LIKE_FOR_LIKE, PEER_TARG
  * is shared; issue 43's shared-call ones after them), with the least req/s ratio each asks.
  */
 const FLOOR_SCENARIOS_AT_FLOOR: ReadonlyArray<[string, number]> = [
-  ...(['a-many', 'a32-many', 'b-many', 'c-many', 'd-many', 'm100-many'] as const).map((id): [string, number] => [id, 0.97]),
+  ...(['a-many', 'a32-many', 'b-many', 'c-many', 'd-many', 'e-many', 'm100-many'] as const).map((id): [string, number] => [id, 0.97]),
   ['e-new', 0.9],
   ...(['a', 'a32', 'ad', 'b', 'c', 'd'] as const).map((id): [string, number] => [id, 0.97]),
 ];
@@ -71,6 +72,7 @@ export interface BenchResults {
     slopeSecondHalfMiBPer10kRequests: number;
     heapAfterGc?: { everyMs: number; phases: Array<{ samples: number; slopeKiBPer10kRequests: number; low: number; high: number }> };
   };
+  growth?: GrowthResults;
 }
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
@@ -175,6 +177,37 @@ export function renderReport(results: BenchResults): string {
       `(${s.id}) partner calls per operation under its load (3,000 requests): facade ${calls('facade')}, floor ${calls(FLOOR_TARGET)}, baseline ${calls('baseline')}; ` +
         `req/s ${fixed(s.ratioFacadeToBaseline.rps, 2)} × the baseline's.`,
     );
+  }
+  if (results.growth) growthTable(results.growth);
+  function growthTable(growth: GrowthResults) {
+    const names = ['facade', FLOOR_TARGET];
+    const both = (step: GrowthResults['steps'][number], figure: 'cpuMsPerRequest' | 'rssMiB' | 'heapMiB', digits: number) =>
+      names.map((name) => or(step.targets[name]?.[figure], digits)).join(' / ');
+    const perCaller = (callers: number, figure: 'heapBytes' | 'rssBytes') =>
+      names.map((name) => or(growth.perCaller[name]?.find((p) => p.toCallers === callers)?.[figure], 0)).join(' / ');
+    lines.push('');
+    lines.push(
+      `Cost as callers grow: (a-many)'s page at ${growth.connections} connections over that many distinct callers (each its own token) and 500 inventories, ` +
+        'facade / floor, each a fresh process; memory after the step and a full collection; bytes per caller: the difference from the step before over the callers added:',
+    );
+    lines.push('');
+    lines.push('| Distinct callers | requests | CPU ms/req | RSS MiB | heap MiB | heap bytes per new caller | RSS bytes per new caller |');
+    lines.push('|---|---|---|---|---|---|---|');
+    for (const step of growth.steps) {
+      lines.push(
+        `| ${step.callers.toLocaleString('en-US')} | ${step.requests.toLocaleString('en-US')} | ${both(step, 'cpuMsPerRequest', 3)} | ${both(step, 'rssMiB', 1)} | ${both(step, 'heapMiB', 1)} | ` +
+          `${perCaller(step.callers, 'heapBytes')} | ${perCaller(step.callers, 'rssBytes')} |`,
+      );
+    }
+    if (growth.soak) {
+      const { soak } = growth;
+      lines.push('');
+      lines.push(
+        `Soak at ${soak.callers.toLocaleString('en-US')} callers: ${soak.requests} requests to the ${soak.target} at ${fixed(soak.rps, 0)} req/s, RSS peak ${fixed(soak.peakRssMiB, 1)} MiB; ` +
+          `heap after a full collection, slope per 10,000 requests with its 95 % interval, by phase: ` +
+          `${soak.phases.map((p) => `${fixed(p.slopeKiBPer10kRequests, 1)} KiB (${fixed(p.low, 1)} to ${fixed(p.high, 1)})`).join(', ')}.`,
+      );
+    }
   }
   const targets = checkTargets(results);
   if (targets.length) {
@@ -297,6 +330,21 @@ function checkTargets(results: BenchResults): string[] {
       const growing = last.low > 0;
       out.push(`soak heap after GC, last phase's slope not above zero: ${fixed(last.low, 1)} to ${fixed(last.high, 1)} KiB per 10,000 requests, ${verdict(!growing)}`);
     }
+  }
+  const growth = results.growth;
+  const most = growth?.steps.at(-1);
+  const facadeAtMost = most?.targets.facade;
+  if (most && facadeAtMost) {
+    const mb = (facadeAtMost.rssMiB * 2 ** 20) / 1e6;
+    out.push(`RSS after ${most.callers.toLocaleString('en-US')} distinct callers < 300 MB: ${fixed(facadeAtMost.rssMiB, 1)} MiB (${fixed(mb, 0)} MB), ${verdict(mb < 300)}`);
+  }
+  const lastPhase = growth?.soak?.phases.at(-1);
+  if (growth?.soak && lastPhase) {
+    // As the soak's: a heap that grows has an interval wholly above zero.
+    out.push(
+      `heap after GC at ${growth.soak.callers.toLocaleString('en-US')} callers, last soak phase's slope not above zero: ` +
+        `${fixed(lastPhase.low, 1)} to ${fixed(lastPhase.high, 1)} KiB per 10,000 requests, ${verdict(!(lastPhase.low > 0))}`,
+    );
   }
   return out;
 }

@@ -5,6 +5,7 @@
 // scenario, counts upstream calls per operation and writes test/bench/results/latest.json.
 // `npm run bench -- --soak` also runs scenario (e) at length against the facade with the response
 // cache on (as (f) runs it): its RSS, and the slope of its heap after a full collection in three phases.
+// `npm run bench -- --growth` (part of a full run) measures cost as callers grow (growth.ts).
 // `npm run bench -- --help` lists the options. A benchmark, not a test: it reports figures, fails on none.
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
@@ -38,6 +39,7 @@ import { drivePaced } from './paced.js';
 import { withinMinimum, type Calls, type Figures } from './report.js';
 import { median, ratio, round, slope, slopeInterval } from './stats.js';
 import { openHeapProbe } from './heap.js';
+import { GROWTH_CALLERS, growthCallersOf, measureGrowth, stepRequestsOf, type GrowthTarget } from './growth.js';
 import { driveWrk, WRK } from './wrk.js';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
@@ -68,6 +70,14 @@ hand-written baseline and the Apollo peer, in alternating rounds; writes test/be
   --facade-node-options <flags>  extra Node flags for every facade process
   --soak                         also the soak: (e) against the response-cache facade, RSS and heap slope
   --soak-only --soak-requests N  only the soak; its length (default 150000, three phases)
+  --growth                       also cost as callers grow: fresh facade and floor read by 10, 1,000 and
+                                 100,000 distinct callers, then a heap soak at 100,000 (default in a
+                                 full run, that is without --scenarios; --no-growth leaves it out)
+  --growth-only                  only that
+  --growth-callers 10,1000,...   the steps' distinct callers (default 10,1000,100000)
+  --growth-requests N            requests of each step at the least (default 20000; a step sends
+                                 each of its callers once at the least)
+  --growth-soak-requests N       the soak at 100,000 callers, three phases (default 150000; 0: none)
   --out <file>                   where the results go (default test/bench/results/latest.json)
   -h, --help                     this text
 `;
@@ -80,10 +90,17 @@ const { values: args } = parseArgs({
     'accept-encoding': { type: 'string' },
     'compare-without-plugin': { type: 'string', multiple: true, default: [] },
     soak: { type: 'boolean', default: false },
+    // No default: a full run (no --scenarios) includes it unless --no-growth.
+    growth: { type: 'boolean' },
+    'growth-only': { type: 'boolean', default: false },
+    'growth-requests': { type: 'string', default: String(20_000) },
+    'growth-callers': { type: 'string', default: GROWTH_CALLERS.join(',') },
+    'growth-soak-requests': { type: 'string', default: String(150_000) },
     'soak-only': { type: 'boolean', default: false },
     rounds: { type: 'string', default: '5' },
     duration: { type: 'string', default: '3' },
-    scenarios: { type: 'string', default: ALL_SCENARIOS.join(',') },
+    // No default, so that a full run (every scenario) can be told from one that names them.
+    scenarios: { type: 'string' },
     // Another revision of the facade, run side by side as a third target (e.g. HEAD~1), so that
     // one run measures what a change gained.
     compare: { type: 'string', multiple: true, default: [] },
@@ -130,6 +147,8 @@ const ROUNDS = Number(args.rounds);
 const DURATION_S = Number(args.duration);
 const SOAK_REQUESTS = Number(args['soak-requests']);
 const WARMUP_REQUESTS = Number(args['warmup-requests']);
+const GROWTH_STEPS = growthCallersOf(args['growth-callers']);
+const GROWTH = args['growth-only'] || (args.growth ?? (args.scenarios === undefined && !args['soak-only']));
 
 interface Target {
   name: string;
@@ -268,7 +287,7 @@ function buildForProduction(cwd: string): ProductionCommand {
 }
 
 async function main(): Promise<void> {
-  const wanted = new Set(args.scenarios.split(','));
+  const wanted = new Set(args['growth-only'] ? [] : (args.scenarios ?? ALL_SCENARIOS.join(',')).split(','));
   const unknown = [...wanted].filter((id) => !ALL_SCENARIOS.includes(id as ScenarioId));
   if (unknown.length) throw new Error(`no scenario ${unknown.join(', ')} (there are ${ALL_SCENARIOS.join(', ')})`);
   const scenarios = buildScenarios().filter((scenario) => wanted.has(scenario.id));
@@ -440,7 +459,7 @@ async function main(): Promise<void> {
     settings: { pinned: PINNED, generator: GENERATOR, rounds: ROUNDS, durationS: DURATION_S, warmupRequests: WARMUP_REQUESTS, facadeNodeOptions: args['facade-node-options'], listingFeeBatchMax: LISTING_FEE_BATCH_MAX, order: targets.map((t) => t.name), nodeArgs: Object.fromEntries(targets.map((t) => [t.name, t.nodeArgs])), ...(ownEnvFacade ? { ownEnvFacadeEnv: ownEnv } : {}), ...(floorEnv ? { ownEnvFloorEnv: floorEnv } : {}) },
   };
 
-  if (!args['soak-only']) {
+  if (!args['soak-only'] && !args['growth-only']) {
     // Correctness first: a fast wrong answer is not a result.
     for (const scenario of scenarios) {
       for (const target of targetsOf(scenario)) if (target !== baseline) await checkSameAnswer(scenario, target, baseline);
@@ -478,7 +497,11 @@ async function main(): Promise<void> {
     const targetRounds = scenarios.reduce((sum, scenario) => sum + targetsOf(scenario).length * ROUNDS, 0);
     const warmups = scenarios.reduce((sum, scenario) => sum + targetsOf(scenario).length, 0);
     const roundsS = targetRounds * (DURATION_S + SETTLE_MS / 1000);
-    const expectedS = roundsS + (warmups * WARMUP_REQUESTS) / WARMUP_GUESS_RPS + (args.soak ? SOAK_REQUESTS / WARMUP_GUESS_RPS : 0);
+    const growthRequests = GROWTH
+      ? (args.floor ? 2 : 1) * (WARMUP_REQUESTS + GROWTH_STEPS.reduce((sum, callers) => sum + stepRequestsOf(callers, Number(args['growth-requests'])), 0)) +
+        Number(args['growth-soak-requests'])
+      : 0;
+    const expectedS = roundsS + (warmups * WARMUP_REQUESTS + growthRequests) / WARMUP_GUESS_RPS + (args.soak ? SOAK_REQUESTS / WARMUP_GUESS_RPS : 0);
     console.log(
       `bench: ${scenarios.length} scenarios, ${targetRounds} target rounds of ${DURATION_S} s and ${warmups} warm-ups of ${WARMUP_REQUESTS} requests; ` +
         `expect about ${minutes(expectedS)} (rounds alone ${minutes(roundsS)})`,
@@ -615,6 +638,41 @@ async function main(): Promise<void> {
 
   if (ownEnvFacade && (args.soak || args['soak-only'])) {
     report.soak = { facadeEnv: ownEnv, ...(await soak(simulator.url, ownEnvFacade, buildScenarios().find((s) => s.id === 'e')!, soakInspectorPort!)) };
+  }
+  if (GROWTH) {
+    // Fresh processes, so that each step's callers are all the callers they have seen; each with
+    // an inspector, whose full collection gives the heap each step leaves behind.
+    const growthTargets: Array<GrowthTarget & { child: Child }> = [];
+    const withProbe = async (name: string, child: Child, port: number) =>
+      growthTargets.push({ name, child, pid: child.process.pid!, url: child.url, probe: await openHeapProbe(port) });
+    const facadePort = await freePort();
+    await withProbe('facade', (await startFacade('facade', ROOT, undefined, {}, { inspectPort: facadePort })).child, facadePort);
+    if (args.floor) {
+      const floorPort = await freePort();
+      const { nodeArgs } = buildForProduction(ROOT);
+      const child = await startFloor(ROOT, FLOOR_TARGET, simulator.url, DEMO_APP_KEY, {
+        execArgv: [...nodeArgs, `--inspect=127.0.0.1:${floorPort}`],
+        env: { FLOOR_TRUSTED_DOCUMENTS: manifestPath },
+        cpus: TARGET_CPUS,
+      });
+      await withProbe(FLOOR_TARGET, child, floorPort);
+    }
+    console.log(`\ngrowth: ${growthTargets.map((t) => t.name).join(' and ')} read by ${GROWTH_STEPS.join(', ')} distinct callers, then a soak of ${args['growth-soak-requests']} requests at ${GROWTH_STEPS.at(-1)}`);
+    // The simulator keeps a bounded list of call records; start it from empty.
+    await fetch(`${simulator.url}/__simulator/reset`, { method: 'POST' }).then((r) => r.arrayBuffer());
+    report.growth = await measureGrowth({
+      targets: growthTargets,
+      callers: GROWTH_STEPS,
+      soakTarget: 'facade',
+      minimumRequests: Number(args['growth-requests']),
+      warmupRequests: WARMUP_REQUESTS,
+      soakRequests: Number(args['growth-soak-requests']),
+      log: (line) => console.log(line),
+    });
+    for (const target of growthTargets) {
+      target.probe.close();
+      target.child.process.kill('SIGTERM');
+    }
   }
   // The highest of the facade processes'.
   report.facadeLifetimePeakRssMiB = round(

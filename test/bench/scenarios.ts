@@ -82,6 +82,12 @@ export interface BenchRequest {
    * header's token with one of its own, new at every send (freshCallerToken).
    */
   freshCaller?: boolean;
+  /**
+   * Sent as one of `count` callers in turn: the generator replaces the authorization header's token
+   * with rotatingCallerToken(prefix, (from + sent) % count), so that a run of `count` requests sees
+   * each caller once (the growth measurement, test/bench/growth.ts).
+   */
+  rotatingCaller?: { prefix: string; count: number; from: number };
 }
 
 /**
@@ -89,11 +95,13 @@ export interface BenchRequest {
  * prefix of its own per run, so that no two runs, nor two rounds, send the same caller).
  */
 export const freshCallerToken = (runPrefix: string, sent: number) => `${runPrefix}-${sent}`;
+/** The token of the `index`-th caller of a rotation over many (BenchRequest.rotatingCaller). */
+export const rotatingCallerToken = (prefix: string, index: number) => `${prefix}-${index}`;
 /** A prefix for one generator run's fresh callers: the process, the time and a random part. */
 export const freshCallerPrefix = () => `bench-new-${process.pid}-${Date.now().toString(36)}-${Math.random().toString(36).slice(2, 8)}`;
 
 /** A scenario where each request is its own caller reading its own inventory: `${id}-many`. */
-export type ManyId = 'a-many' | 'a32-many' | 'b-many' | 'c-many' | 'd-many' | 'p1-many' | 'p100-many' | 'p100f-many' | 'm100-many';
+export type ManyId = 'a-many' | 'a32-many' | 'b-many' | 'c-many' | 'd-many' | 'e-many' | 'p1-many' | 'p100-many' | 'p100f-many' | 'm100-many';
 export type ScenarioId = 'a' | 'a32' | 'ad' | 'b' | 'c' | 'd' | 'e' | 'f' | 'g' | 'i' | 'p1' | 'p100' | 'p100f' | 'm100' | ManyId | 'e-new';
 
 /**
@@ -101,7 +109,7 @@ export type ScenarioId = 'a' | 'a32' | 'ad' | 'b' | 'c' | 'd' | 'e' | 'f' | 'g' 
  * with its requests rotating over MANY_CALLERS callers and MANY_INVENTORIES inventories, so that no
  * two requests in flight can share a partner call; (e-new) a caller never seen before each request.
  */
-export const LIKE_FOR_LIKE: readonly ScenarioId[] = ['a-many', 'a32-many', 'b-many', 'c-many', 'd-many', 'm100-many', 'p1-many', 'p100-many', 'p100f-many', 'e-new'];
+export const LIKE_FOR_LIKE: readonly ScenarioId[] = ['a-many', 'a32-many', 'b-many', 'c-many', 'd-many', 'e-many', 'm100-many', 'p1-many', 'p100-many', 'p100f-many', 'e-new'];
 
 /** Every scenario, in the order a full bench runs them: like for like first, then the shared calls' work avoided. */
 export const ALL_SCENARIOS: readonly ScenarioId[] = [
@@ -296,6 +304,20 @@ const users = (count: number) => Array.from({ length: count }, (_, user) => user
 export const manyRotation = () =>
   Array.from({ length: MANY_CALLERS }, (_, k) => ({ caller: { token: callerTokenOf(k) }, inventory: k % MANY_INVENTORIES }));
 
+/** The growth measurement's callers' token prefix (test/bench/growth.ts), apart from every scenario's. */
+export const GROWTH_CALLER_PREFIX = 'bench-growth-caller';
+
+/**
+ * Scenario (a-many)'s page sent as `callers` distinct callers in turn, from the `from`-th, reading
+ * MANY_INVENTORIES inventories in turn: the requests of the growth measurement (test/bench/growth.ts).
+ */
+export function rotatingCallersRequests(callers: number, from = 0): BenchRequest[] {
+  return Array.from({ length: MANY_INVENTORIES }, (_, inventory) => ({
+    ...graphql(0, CARD_QUERY, { platformId: platformIdOf(inventory), appId: DEMO_APP_ID, first: 20 }),
+    rotatingCaller: { prefix: GROWTH_CALLER_PREFIX, count: callers, from },
+  }));
+}
+
 export function buildScenarios(): Scenario[] {
   const appId = DEMO_APP_ID;
   // One request of a scenario, by whose it is (`who`) and which inventory it reads (`inventory`).
@@ -349,6 +371,7 @@ export function buildScenarios(): Scenario[] {
     manyOf('b-many', 'the same page with listingFee on every item', 10, cardWithFeesOf(20), { readInventory: 1, calculateListingFee: 1 }),
     manyOf('c-many', 'one page: 100 items x all 30 fields + nested objects', 10, fullOf, page),
     manyOf('d-many', 'calculateListingFee mutation with 20 items', 10, feeMutationOf(20), { readInventory: 0, calculateListingFee: 1 }),
+    manyOf('e-many', 'scenario (e): 50 connections', 50, cardOf(20), page),
     manyOf('m100-many', 'calculateListingFee mutation with 100 items', 10, feeMutationOf(100), {
       readInventory: 0,
       calculateListingFee: Math.ceil(100 / LISTING_FEE_BATCH_MAX),

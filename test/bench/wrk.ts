@@ -58,6 +58,8 @@ end
 
 /** Drives one target for `durationS` with `connections` from wrk's one thread. */
 export async function driveWrk(url: string, requests: BenchRequest[], connections: number, durationS: number): Promise<RoundResult> {
+  // wrk's rounds are timed: a rotation that must see each caller is sent by a count (drive.ts).
+  if (requests.some((request) => request.rotatingCaller)) throw new Error('requests over rotating callers are sent by drive(), not wrk');
   const dir = mkdtempSync(join(tmpdir(), 'tradegraph-wrk-'));
   try {
     const script = join(dir, 'bench.lua');

@@ -61,6 +61,12 @@ describe('the like-for-like scenarios', () => {
     expect(Math.min(...perInventory.values())).toBe(MANY_CALLERS / MANY_INVENTORIES);
   });
 
+  it("(e-many) is scenario (e)'s shape, 50 connections, over 1,000 callers (issue 53's \"(e) with 1,000 callers\")", () => {
+    expect(byId('e-many').connections).toBe(byId('e').connections);
+    expect(byId('e-many').connections).toBe(50);
+    expect(new Set(byId('e-many').facade.map(callerOf)).size).toBe(MANY_CALLERS);
+  });
+
   it('the shared-call scenarios stay one caller reading one inventory', () => {
     for (const id of ['a', 'a32', 'b', 'c', 'd', 'm100', 'p1', 'p100', 'p100f']) {
       const { facade } = byId(id);
