@@ -8,6 +8,7 @@
 
 import { LRUCache } from 'lru-cache';
 import type { SharedRedis } from '../redis.js';
+import { REDIS_KEY_PREFIXES } from '../redis-keys.js';
 
 /** A credential's digest (credentials.ts `credentialKeyOf`); the secret itself is never held here. */
 export type CredentialDigest = string;
@@ -20,8 +21,6 @@ export interface AcceptedCredentialsOptions {
   /** The fleet's Redis (REDIS_URL), where acceptances are shared; each replica keeps its own without. */
   redis?: SharedRedis | null;
 }
-
-export const REDIS_KEY_PREFIX = 'tradegraph:accepted-credential:';
 
 /**
  * How much of its time to live an acceptance shared in Redis may lose before it is written again:
@@ -54,7 +53,7 @@ export class AcceptedCredentials {
     this.accepted.set(digest, share ? now : (sharedAt ?? now));
     // Sharing is best effort: while Redis is away each replica keeps its own record.
     if (share) {
-      const key = REDIS_KEY_PREFIX + digest;
+      const key = REDIS_KEY_PREFIXES.acceptedCredential + digest;
       const value = this.redis!.values.seal(key, String(now + this.ttlMs));
       void this.redis!.attempt((client) => client.set(key, value, 'PX', this.ttlMs));
     }
@@ -88,7 +87,7 @@ export class AcceptedCredentials {
    * writer's clock: replicas' clocks are assumed to agree to well within the time to live.
    */
   private async lookUp(redis: SharedRedis, digest: CredentialDigest): Promise<boolean> {
-    const key = REDIS_KEY_PREFIX + digest;
+    const key = REDIS_KEY_PREFIXES.acceptedCredential + digest;
     const stored = await redis.attempt((client) => client.get(key));
     if (stored === undefined || stored === null) return false;
     const endsAt = redis.values.open(key, stored, 'accepted_credentials');

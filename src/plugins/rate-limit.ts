@@ -22,6 +22,7 @@ import { OperationRateLimitedError, UnprovenFeeBudgetError } from '../errors.js'
 import type { RateLimitBudget } from '../observability/metrics.js';
 import type { AcceptedCredentials } from '../partner/accepted-credentials.js';
 import type { SharedRedis } from '../redis.js';
+import { REDIS_KEY_PREFIXES } from '../redis-keys.js';
 import { requestCostOf, type ThrottleStatus } from '../cost/request-cost.js';
 import { operationPrice } from '../cost/price.js';
 import { servedFromResponseCache } from './response-cache.js';
@@ -34,11 +35,7 @@ export interface RateLimitOptions extends RateLimitConfig {
   onRefusal?: (budget: RateLimitBudget) => void;
 }
 
-/**
- * Every counter this limiter writes in Redis starts so; the rest is a SHA-256 hash, `anonymous`,
- * `unproven-fees`, or `share:` and a client's `address-` or `token-` hash.
- */
-export const REDIS_KEY_PREFIX = 'tradegraph:rate-limit';
+const REDIS_KEY_PREFIX = REDIS_KEY_PREFIXES.rateLimit;
 
 /**
  * Requests without a credential (or with a malformed one, which the context then refuses) share
