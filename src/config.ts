@@ -226,7 +226,7 @@ export interface Config {
   responseCacheTtlMs: number;
   /**
    * The in-process response cache's budget in bytes of heap its entries are weighed at
-   * (response-cache-store.ts's entryHeapBytes), and the largest answer cached, in bytes of JSON.
+   * (response-cache/in-process-store.ts's entryHeapBytes), and the largest answer cached, in bytes of JSON.
    */
   responseCacheMaxBytes: number;
   responseCacheMaxEntryBytes: number;
@@ -285,7 +285,7 @@ export async function checkHost(host: string): Promise<void> {
 
 /**
  * The most heap a full in-process response cache holds per byte of its budget: entries are weighed
- * at their measured heap (response-cache-store.ts), and this leaves room for what the measure does
+ * at their measured heap (response-cache/in-process-store.ts), and this leaves room for what the measure does
  * not see (V8's free space between them, another runtime's object sizes). What
  * test/integration/response-cache-heap.test.ts holds a full store of the smallest answers to.
  */

@@ -7,7 +7,8 @@ import type { Logger } from 'pino';
 import { requestIdOf, type TradegraphContext } from '../context.js';
 import type { ClientIdentities } from '../observability/client-identity.js';
 import type { OperationOutcome, TradegraphMetrics } from '../observability/metrics.js';
-import { servedFromResponseCache, servedStale, type CacheLookupResult } from './response-cache.js';
+import { servedFromResponseCache, type CacheLookupResult } from './response-cache.js';
+import { servedStale } from './response-cache/stale-if-error.js';
 import {
   errorCodesOf,
   isAsyncIterable,
