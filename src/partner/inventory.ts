@@ -44,6 +44,8 @@ export async function readInventoryPage(client: PartnerClient, params: ReadInven
       access_token: params.accessToken ?? undefined,
     },
     idempotent: true,
+    // A read: callers of the same page with the same token get the same answer.
+    shareInFlight: true,
     secrets: params.accessToken ? [params.accessToken] : [],
     // An outage counts against this inventory and this caller: see partner/breaker.ts.
     faultDomains: {

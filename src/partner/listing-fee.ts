@@ -39,6 +39,8 @@ export async function calculateListingFees(
     body: { dataList: params.items },
     // Not known to be idempotent: a retried POST could act twice upstream.
     idempotent: false,
+    // Joining sends nothing twice: the same items under the merchant key get one answer, whoever asks.
+    shareInFlight: true,
     secrets: params.appKey ? [params.appKey] : [],
     faultDomains: { caller: params.caller.fault },
     connectionDomains: [`caller ${params.caller.connection}`],
