@@ -3,8 +3,7 @@
 // and a client that sends its body slowly holds no slot meanwhile, only its connection, until
 // HTTP_REQUEST_TIMEOUT_MS (Node's requestTimeout answers it 408).
 import type { IncomingMessage, OutgoingHttpHeaders, ServerResponse } from 'node:http';
-import { OperationLimitError } from '../errors.js';
-import { errorBody } from './send-json.js';
+import { errorAnswerBody, OperationLimitError } from '../errors.js';
 import type { LoadShedding, Refusal } from './shedding.js';
 
 /**
@@ -129,7 +128,7 @@ export async function receiveRequestBody(
 
 function tooLarge(maxBytes: number): Refusal {
   const error = new OperationLimitError('bodyBytes', `The request body is larger than ${maxBytes} bytes, the most this service accepts.`, maxBytes);
-  return { status: 413, text: errorBody(error), headers: {} };
+  return { status: 413, text: errorAnswerBody(error), headers: {} };
 }
 
 /**

@@ -115,7 +115,7 @@ describe("a pre-read body handed to Yoga's node adapter as req.body (http/reques
   });
 });
 
-describe("Yoga's extensions.http.spec (errors.ts, http/refusals.ts)", () => {
+describe("Yoga's extensions.http.spec (errors.ts, plugins/refusal-bodies.ts)", () => {
   const refusal = (spec: boolean | undefined) =>
     createYoga({
       schema: createSchema({ typeDefs: 'type Query { a: Int }' }),
