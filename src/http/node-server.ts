@@ -16,6 +16,7 @@ import { sendJson, sendJsonText } from './send-json.js';
 import type { LoadShedding, Refusal } from './shedding.js';
 import type { Shutdown } from './shutdown.js';
 import { cutUnreadAnswers, type AnswerCutListener } from './write-timeout.js';
+import { HTTP_CHECK_INTERVAL_MAX_MS } from '../tunables.js';
 
 export interface NodeServerParts {
   config: Pick<
@@ -54,7 +55,7 @@ export function createNodeServer({ config, logger, graphqlPath, help, routes, sh
       headersTimeout: config.httpHeadersTimeoutMs,
       requestTimeout: config.httpRequestTimeoutMs,
       // How often those limits are checked (Node's default is every 30 s).
-      connectionsCheckingInterval: Math.min(1000, config.httpHeadersTimeoutMs),
+      connectionsCheckingInterval: Math.min(HTTP_CHECK_INTERVAL_MAX_MS, config.httpHeadersTimeoutMs),
     },
     (req, res) => {
       shutdown.track(res);

@@ -5,13 +5,7 @@
 import type { IncomingMessage, OutgoingHttpHeaders, ServerResponse } from 'node:http';
 import { errorAnswerBody, OperationLimitError } from '../errors.js';
 import type { LoadShedding, Refusal } from './shedding.js';
-
-/**
- * How long a refused body is still read, and discarded, after its 413 is written, as nginx's
- * lingering close does: closing with the client's bytes unread resets the connection, and a
- * client still sending then sees the reset instead of the answer.
- */
-const LINGER_MS = 2_000;
+import { LINGER_MS } from '../tunables.js';
 
 /**
  * A read body as Yoga's node adapter takes it in place of the request stream: a Blob of the bytes,

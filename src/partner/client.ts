@@ -21,6 +21,7 @@ import { parseBody } from './parse-body.js';
 import { retryPolicy } from './retry.js';
 import { pathAndQuery, sendAttempt, type AttemptResponse } from './send.js';
 import { timeoutPolicy } from './timeout.js';
+import { UPSTREAM_DOMAIN_SHARE, UPSTREAM_KEEP_ALIVE_MS } from '../tunables.js';
 
 export interface PartnerClientOptions {
   /** The upstream base, e.g. https://partner.example/api-prefix (a path prefix is kept). */
@@ -78,11 +79,11 @@ export class PartnerClient {
     const slots = new ConnectionSlots(
       options.connections,
       options.connectionWaitMs,
-      options.connectionsPerDomain ?? Math.max(1, Math.floor(options.connections / 4)),
+      options.connectionsPerDomain ?? Math.max(1, Math.floor(options.connections * UPSTREAM_DOMAIN_SHARE)),
     );
     this.pool = new Pool(this.origin, {
       connections: options.connections,
-      keepAliveTimeout: 30_000,
+      keepAliveTimeout: UPSTREAM_KEEP_ALIVE_MS,
       connect: { timeout: options.timeoutMs },
     });
     this.circuit = new PartnerCircuit(options.circuit);

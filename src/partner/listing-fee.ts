@@ -6,6 +6,7 @@ import type { OperationDeadline } from './call.js';
 import type { PartnerClient } from './client.js';
 import { isRecord } from './error-from-response.js';
 import type { ListingFeeRequestItemDTO, ListingFeeResultDTO } from './models.js';
+import { FEE_ENVELOPE_BYTES, FEE_ITEM_BYTES } from '../tunables.js';
 
 export const CALCULATE_LISTING_FEE = 'calculateListingFee';
 
@@ -21,10 +22,6 @@ export interface CalculateListingFeesParams {
   /** Told when the call joins an identical one in flight (PartnerCall.onJoined). */
   onJoined?: () => void;
 }
-
-/** What one result item may weigh; the answer's cap follows from the batch size. */
-const RESULT_ENVELOPE_BYTES = 16 * 1024;
-const RESULT_ITEM_BYTES = 2 * 1024;
 
 /** Sends one batch; answers the result items in the order the partner API sent them. */
 export async function calculateListingFees(
@@ -44,7 +41,7 @@ export async function calculateListingFees(
     secrets: params.appKey ? [params.appKey] : [],
     faultDomains: { caller: params.caller.fault },
     connectionDomains: [`caller ${params.caller.connection}`],
-    maxResponseBytes: RESULT_ENVELOPE_BYTES + params.items.length * RESULT_ITEM_BYTES,
+    maxResponseBytes: FEE_ENVELOPE_BYTES + params.items.length * FEE_ITEM_BYTES,
     signal: params.signal,
     deadline: params.deadline,
     requestId: params.requestId,

@@ -18,6 +18,7 @@ import {
   type ResultLike,
 } from '../observability/operation-results.js';
 import { boundedLabel } from '../observability/bounded-label.js';
+import { MAX_OPERATION_NAME_LABELS } from '../tunables.js';
 
 interface OperationState {
   started: number;
@@ -50,7 +51,7 @@ export function useOperationObservability({
   logger,
   metrics,
   clients,
-  maxOperationNames = 200,
+  maxOperationNames = MAX_OPERATION_NAME_LABELS,
 }: OperationObservabilityOptions): Plugin<TradegraphContext> {
   // Keyed by the Fetch Request Yoga passes to every hook; entries go with the request.
   const operations = new WeakMap<Request, OperationState>();
