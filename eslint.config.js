@@ -61,6 +61,27 @@ export default tseslint.config(
     },
   },
   {
+    // The service's own functions, a screen each (issue 50); the simulator, a stand-in of the partner, keeps the 100 above.
+    files: ['src/**/*.ts'],
+    ignores: ['src/simulator/**'],
+    rules: { 'max-lines-per-function': ['error', { max: 60, skipBlankLines: true, skipComments: true }] },
+  },
+  {
+    // TEMPORARY, to be removed as each is split: src/plugins/rate-limit.ts is split by the
+    // request-scope work (H3); the others are not split yet.
+    files: [
+      'src/plugins/rate-limit.ts',
+      'src/federation/fleet.ts',
+      'src/http/write-timeout.ts',
+      'src/observability/field-usage.ts',
+      'src/observability/metrics.ts',
+      'src/plugins/operation-observability.ts',
+      'src/redis.ts',
+      'src/server.ts',
+    ],
+    rules: { 'max-lines-per-function': ['error', { max: 100, skipBlankLines: true, skipComments: true }] },
+  },
+  {
     files: ['schema/**/*.graphql'],
     languageOptions: {
       parser: graphqlPlugin.parser,

@@ -1,6 +1,6 @@
 // Tracing of GraphQL operations: a SERVER span around each one, active while it executes so that
 // partner call spans (partner-spans.ts) become its children.
-import { SpanKind, SpanStatusCode, context, propagation, trace, type Span, type TextMapGetter } from '@opentelemetry/api';
+import { SpanKind, SpanStatusCode, context, propagation, trace, type Context, type Span, type TextMapGetter } from '@opentelemetry/api';
 import { getOperationAST } from 'graphql';
 import type { Plugin } from 'graphql-yoga';
 import { requestIdOf, type TradegraphContext } from '../context.js';
@@ -27,6 +27,17 @@ function markErrors(span: Span, results: readonly ResultLike[]): void {
   span.setStatus({ code: SpanStatusCode.ERROR, message: codes.join(',') });
 }
 
+/** The operation's SERVER span, under the caller's trace when it sent one. */
+function startOperationSpan(request: Request, clients: ClientIdentities, parent: Context): Span {
+  const client = clients.of(request);
+  const attributes = {
+    'tradegraph.request_id': requestIdOf(request),
+    'tradegraph.client.name': client.name,
+    'tradegraph.client.version': client.version,
+  };
+  return tracer().startSpan('graphql.operation', { kind: SpanKind.SERVER, attributes }, parent);
+}
+
 /**
  * A SERVER span around each GraphQL operation, active while it executes so that partner call spans
  * become its children. A caller's `traceparent` makes it part of the caller's trace.
@@ -37,19 +48,7 @@ export function useOperationSpans(clients: ClientIdentities): Plugin<TradegraphC
     instrumentation: {
       operation({ request }, wrapped) {
         const parent = propagation.extract(context.active(), request.headers, HEADERS);
-        const client = clients.of(request);
-        const span = tracer().startSpan(
-          'graphql.operation',
-          {
-            kind: SpanKind.SERVER,
-            attributes: {
-              'tradegraph.request_id': requestIdOf(request),
-              'tradegraph.client.name': client.name,
-              'tradegraph.client.version': client.version,
-            },
-          },
-          parent,
-        );
+        const span = startOperationSpan(request, clients, parent);
         const state: OperationSpan = { span, streaming: false };
         spans.set(request, state);
         const end = () => {
