@@ -56,7 +56,7 @@ export function useOperationObservability({
   // Keyed by the Fetch Request Yoga passes to every hook; entries go with the request.
   const operations = new WeakMap<Request, OperationState>();
   // Operation names are chosen by clients: bound the label values they can create.
-  const nameLabel = boundedLabel(maxOperationNames);
+  const parts: RecordParts = { logger, metrics, clients, nameLabel: boundedLabel(maxOperationNames) };
 
   return {
     // Runs for every GraphQL HTTP request before its body is read (GraphiQL's page never gets here).
@@ -105,44 +105,56 @@ export function useOperationObservability({
       // A client that left before its request's body arrived asked for nothing: Yoga still answers
       // it (a body it cannot parse), but that is no operation to log or count.
       if ((serverContext as { req?: IncomingMessage } | undefined)?.req?.complete === false) return;
-      if (state.streamEnded) void state.streamEnded.then(() => record(request, state, response.status));
-      else record(request, state, response.status);
+      if (state.streamEnded) void state.streamEnded.then(() => record(parts, request, state, response.status));
+      else record(parts, request, state, response.status);
     },
   };
+}
 
-  function record(request: Request, state: OperationState, httpStatus: number): void {
-    const durationMs = performance.now() - state.started;
-    const operationName = state.name === null ? 'anonymous' : GRAPHQL_NAME.test(state.name) ? state.name : 'invalid';
-    const operationType = state.type ?? 'unknown';
-    const client = clients.of(request);
-    metrics.observeOperation({
-      operationName: nameLabel(operationName),
+/** What an operation is recorded with. */
+interface RecordParts extends Pick<OperationObservabilityOptions, 'logger' | 'metrics' | 'clients'> {
+  /** An operation name as a label value, bounded. */
+  nameLabel: (name: string) => string;
+}
+
+/** The operation's log line and metrics, once its answer is sent (a stream's, once its last payload is). */
+function record(
+  { logger, metrics, clients, nameLabel }: RecordParts,
+  request: Request,
+  state: OperationState,
+  httpStatus: number,
+): void {
+  const durationMs = performance.now() - state.started;
+  const operationName = state.name === null ? 'anonymous' : GRAPHQL_NAME.test(state.name) ? state.name : 'invalid';
+  const operationType = state.type ?? 'unknown';
+  const client = clients.of(request);
+  metrics.observeOperation({
+    operationName: nameLabel(operationName),
+    operationType,
+    outcome: state.outcome,
+    errorCodes: state.errorCodes,
+    durationSeconds: durationMs / 1000,
+    clientName: client.name,
+    clientVersion: client.version,
+  });
+  // Error messages are left out on purpose: codes are enough to find the request, and a
+  // message may quote client input.
+  if (!logger.isLevelEnabled('info')) return;
+  logger.info(
+    {
+      requestId: requestIdOf(request),
+      operationName,
       operationType,
-      outcome: state.outcome,
-      errorCodes: state.errorCodes,
-      durationSeconds: durationMs / 1000,
       clientName: client.name,
       clientVersion: client.version,
-    });
-    // Error messages are left out on purpose: codes are enough to find the request, and a
-    // message may quote client input.
-    if (!logger.isLevelEnabled('info')) return;
-    logger.info(
-      {
-        requestId: requestIdOf(request),
-        operationName,
-        operationType,
-        clientName: client.name,
-        clientVersion: client.version,
-        outcome: state.outcome,
-        errorCodes: state.errorCodes,
-        httpStatus,
-        durationMs: Math.round(durationMs * 1000) / 1000,
-        ...(state.responseCache && { responseCache: state.responseCache }),
-      },
-      'graphql operation',
-    );
-  }
+      outcome: state.outcome,
+      errorCodes: state.errorCodes,
+      httpStatus,
+      durationMs: Math.round(durationMs * 1000) / 1000,
+      ...(state.responseCache && { responseCache: state.responseCache }),
+    },
+    'graphql operation',
+  );
 }
 
 /** A stream's outcome: the first payload's data, the errors of all of them. */
