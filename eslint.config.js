@@ -61,6 +61,23 @@ export default tseslint.config(
     },
   },
   {
+    // The service's own functions, a screen each (issue 50); the simulator, a stand-in of the partner, keeps the 100 above.
+    files: ['src/**/*.ts'],
+    ignores: ['src/simulator/**'],
+    rules: { 'max-lines-per-function': ['error', { max: 60, skipBlankLines: true, skipComments: true }] },
+  },
+  {
+    // TEMPORARY, to be removed as each is split.
+    files: [
+      'src/federation/fleet.ts',
+      'src/http/write-timeout.ts',
+      'src/observability/metrics.ts',
+      'src/redis.ts',
+      'src/server.ts',
+    ],
+    rules: { 'max-lines-per-function': ['error', { max: 100, skipBlankLines: true, skipComments: true }] },
+  },
+  {
     files: ['schema/**/*.graphql'],
     languageOptions: {
       parser: graphqlPlugin.parser,

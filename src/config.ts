@@ -226,7 +226,7 @@ export interface Config {
   responseCacheTtlMs: number;
   /**
    * The in-process response cache's budget in bytes of heap its entries are weighed at
-   * (response-cache-store.ts's entryHeapBytes), and the largest answer cached, in bytes of JSON.
+   * (response-cache/in-process-store.ts's entryHeapBytes), and the largest answer cached, in bytes of JSON.
    */
   responseCacheMaxBytes: number;
   responseCacheMaxEntryBytes: number;
@@ -285,11 +285,25 @@ export async function checkHost(host: string): Promise<void> {
 
 /**
  * The most heap a full in-process response cache holds per byte of its budget: entries are weighed
- * at their measured heap (response-cache-store.ts), and this leaves room for what the measure does
+ * at their measured heap (response-cache/in-process-store.ts), and this leaves room for what the measure does
  * not see (V8's free space between them, another runtime's object sizes). What
  * test/integration/response-cache-heap.test.ts holds a full store of the smallest answers to.
  */
 export const CACHE_HEAP_FACTOR = 1.5;
+
+/** Refuses an in-process response cache whose full budget would take more than half of `heapLimitBytes`. */
+function checkCacheHeap(values: z.infer<typeof EnvSchema>, heapLimitBytes: number): void {
+  const cacheInRedis = (values.RESPONSE_CACHE_REDIS_URL ?? values.REDIS_URL) !== undefined;
+  const inProcessCacheHeap = values.RESPONSE_CACHE_TTL_MS > 0 && !cacheInRedis ? values.RESPONSE_CACHE_MAX_BYTES * CACHE_HEAP_FACTOR : 0;
+  if (inProcessCacheHeap <= heapLimitBytes / 2) return;
+  const mib = (bytes: number) => `${Math.round(bytes / 2 ** 20)} MiB`;
+  throw ConfigError.of(
+    'RESPONSE_CACHE_MAX_BYTES',
+    `a full in-process cache of ${mib(values.RESPONSE_CACHE_MAX_BYTES)} may hold up to ` +
+      `${mib(inProcessCacheHeap)} of heap (${CACHE_HEAP_FACTOR} × its budget), more than half this process's heap limit ` +
+      `of ${mib(heapLimitBytes)}; lower it, raise the heap limit (node --max-old-space-size), or share the cache through REDIS_URL`,
+  );
+}
 
 /**
  * Reads and checks the configuration. `heapLimitBytes` is the heap the process may use (V8's limit
@@ -303,17 +317,7 @@ export function loadConfig(env: NodeJS.ProcessEnv, heapLimitBytes = getHeapStati
     throw new ConfigError(problems);
   }
   const values = parsed.data;
-  const cacheInRedis = (values.RESPONSE_CACHE_REDIS_URL ?? values.REDIS_URL) !== undefined;
-  const inProcessCacheHeap = values.RESPONSE_CACHE_TTL_MS > 0 && !cacheInRedis ? values.RESPONSE_CACHE_MAX_BYTES * CACHE_HEAP_FACTOR : 0;
-  if (inProcessCacheHeap > heapLimitBytes / 2) {
-    const mib = (bytes: number) => `${Math.round(bytes / 2 ** 20)} MiB`;
-    throw ConfigError.of(
-      'RESPONSE_CACHE_MAX_BYTES',
-      `a full in-process cache of ${mib(values.RESPONSE_CACHE_MAX_BYTES)} may hold up to ` +
-        `${mib(inProcessCacheHeap)} of heap (${CACHE_HEAP_FACTOR} × its budget), more than half this process's heap limit ` +
-        `of ${mib(heapLimitBytes)}; lower it, raise the heap limit (node --max-old-space-size), or share the cache through REDIS_URL`,
-    );
-  }
+  checkCacheHeap(values, heapLimitBytes);
   const production = values.NODE_ENV === 'production';
   const rateLimitMax = values.RATE_LIMIT_MAX ?? (values.NODE_ENV === 'development' ? DEVELOPMENT_RATE_LIMIT_MAX : 0);
   const trustedDocuments = values.TRUSTED_DOCUMENTS === undefined ? null : readTrustedDocuments(values.TRUSTED_DOCUMENTS);

@@ -318,3 +318,18 @@ export class IncrementalDeliveryNotAcceptedError extends TradegraphError {
     );
   }
 }
+
+/**
+ * The one printer of an error answer made outside GraphQL execution (a refusal of the HTTP layer,
+ * the shedding and answer budgets), as Yoga prints its own: message and extensions, without the
+ * `http` extension that only tells Yoga the status.
+ */
+export function errorAnswerBody({ message, extensions }: { message: string; extensions: Readonly<Record<string, unknown>> }): string {
+  const { http: _http, ...printed } = extensions;
+  return JSON.stringify({ errors: [{ message, extensions: printed }] });
+}
+
+/** A refusal made before GraphQL runs (405, a bad body, what Node's parser refuses), coded as Yoga codes its own. */
+export function refusalBody(message: string): string {
+  return errorAnswerBody({ message, extensions: { code: YogaErrorCode.BAD_REQUEST } });
+}

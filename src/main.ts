@@ -2,24 +2,17 @@
 // PARTNER_API_URL it starts the embedded partner simulator and points the service at it (in
 // production mode only with PARTNER_SIMULATOR=embedded: config.ts refuses the omission).
 import { setTimeout as delay } from 'node:timers/promises';
+import type { Logger } from 'pino';
 import { checkHost, ConfigError, loadConfig, type Config } from './config.js';
 import { createLogger, terminalDestination } from './logger.js';
 import { createTradegraph } from './server.js';
 import type { PartnerSimulator } from './simulator/server.js';
 import { SHUTDOWN_GRACE_MS, TRACING_FLUSH_MS } from './tunables.js';
 
-async function main(): Promise<void> {
-  const config = stopOnConfigError(() => loadConfig(process.env));
-  await checkHost(config.host).catch(reportConfigError);
-  const logger = createLogger(config.logLevel, await terminalDestination(config.production));
-  // A stray rejection is a bug to log and fix, not a reason to drop every request in flight.
-  process.on('unhandledRejection', (reason) => logger.error({ err: reason }, 'unhandled promise rejection'));
-  // Off unless an OTLP endpoint is configured; the SDK is loaded only then.
-  const tracing = config.tracing ? await startTracing(config.tracing) : null;
-  if (config.tracing) logger.info({ serviceName: config.tracing.serviceName }, 'OpenTelemetry tracing is on (OTLP/HTTP)');
-
+/** The partner the service talks to: the configured one, or the embedded simulator when PARTNER_API_URL is unset. */
+async function partnerOf(config: Config, logger: Logger) {
   let simulator: PartnerSimulator | null = null;
-  let partnerApiUrl = config.partnerApiUrl;
+  let partnerApiUrl: string | null = config.partnerApiUrl;
   let partnerOpenApiUrl = config.partnerOpenApiUrl;
   let partnerAppKey = config.partnerAppKey;
   let graphiqlHeaders: Record<string, string> = {};
@@ -44,6 +37,20 @@ async function main(): Promise<void> {
   } else if (partnerAppKey === null) {
     logger.warn('PARTNER_APP_KEY is not set: listing-fee calls will go upstream without a merchant key');
   }
+  return { simulator, partnerApiUrl, partnerOpenApiUrl, partnerAppKey, graphiqlHeaders };
+}
+
+async function main(): Promise<void> {
+  const config = stopOnConfigError(() => loadConfig(process.env));
+  await checkHost(config.host).catch(reportConfigError);
+  const logger = createLogger(config.logLevel, await terminalDestination(config.production));
+  // A stray rejection is a bug to log and fix, not a reason to drop every request in flight.
+  process.on('unhandledRejection', (reason) => logger.error({ err: reason }, 'unhandled promise rejection'));
+  // Off unless an OTLP endpoint is configured; the SDK is loaded only then.
+  const tracing = config.tracing ? await startTracing(config.tracing) : null;
+  if (config.tracing) logger.info({ serviceName: config.tracing.serviceName }, 'OpenTelemetry tracing is on (OTLP/HTTP)');
+
+  const { simulator, partnerApiUrl, partnerOpenApiUrl, partnerAppKey, graphiqlHeaders } = await partnerOf(config, logger);
 
   // A trusted document that no request could run is a configuration error too (ConfigError).
   const service = stopOnConfigError(() =>

@@ -66,6 +66,20 @@ export interface OperationSpan {
   streaming: boolean;
 }
 
+/** What the response cache keeps of a request between its hooks (plugins/response-cache/). */
+export interface CacheRequestState {
+  /** The request's If-None-Match, taken off before the plugin sees it (GET only; conditional-get.ts). */
+  ifNoneMatch?: string;
+  /** Its cache key, as the plugin worked it out (key.ts), for the stale answer of an outage. */
+  key?: string;
+  /** It had no document text (an id not resolved to one): never cached. */
+  withoutText?: boolean;
+  /** Its answer came from the cache. */
+  servedFromCache?: boolean;
+  /** A cacheable query that ran: a lookup that found no fresh answer. */
+  ranQuery?: boolean;
+}
+
 /**
  * A class, every field set in its constructor: one object shape for every request. Batching is
  * off, so one request is one operation.
@@ -80,6 +94,8 @@ export class RequestScope {
   operation: OperationState | undefined = undefined;
   /** Set while the operation's span is open. */
   span: OperationSpan | undefined = undefined;
+  /** Made by the response cache's first hook that needs it; none without a response cache. */
+  cache: CacheRequestState | undefined = undefined;
 }
 
 // Keyed by the Fetch Request Yoga passes to every hook; the scope goes with the request.

@@ -35,7 +35,7 @@ export const REDIS_MAX_RECONNECT_DELAY_MS = 2_000;
 /**
  * The most items one page may ask for (`first`): a page is at most a few partner calls of the
  * partner's own page size. The SDL's description of `first` states it to clients
- * (test/unit/tunables.test.ts keeps the two in step).
+ * (test/unit/page-size.test.ts keeps the two in step).
  */
 export const MAX_PAGE_SIZE = 100;
 
@@ -122,3 +122,99 @@ export const CLIENT_VERSIONS_PER_NAME = 20;
 
 /** Characters in a row of a credential that make a client value `redacted`: shorter runs are too common to be a token's part by chance (a version such as `1.2`). */
 export const MIN_SECRET_OVERLAP = 8;
+
+/** Smaller answers go out uncompressed: a packet or two either way, and compressing costs a call. */
+export const COMPRESSION_MIN_BYTES = 1024;
+
+/**
+ * The encoded forms of cached answers may take this share of RESPONSE_CACHE_MAX_BYTES beside it: an
+ * answer's br or gzip is about a tenth of its JSON, which the store weighs at 3.5 times, so both
+ * encodings of every answer the store holds take about a sixteenth; a quarter leaves room for
+ * answers of Redis, which the in-process store does not hold.
+ */
+export const KEPT_ENCODINGS_SHARE = 0.25;
+
+/** What a kept encoding of a cached answer weighs beside its bytes: its key, the record, lru-cache's slots. */
+export const KEPT_ENCODING_OVERHEAD_BYTES = 512;
+
+/** The most units one operation may cost: a few full pages with fees, not dozens (cost/price.ts prices them). */
+export const DEFAULT_MAX_OPERATION_COST = 1000;
+
+/**
+ * The limits on every operation (plugins/operation-limits.ts). The schema has no cycles, so no
+ * honest operation is deeper than 6 fields; depth guards the recursive introspection types.
+ * Aliases, directives and tokens bound the work of parsing and validating; cost bounds the partner
+ * work.
+ */
+export const OPERATION_LIMITS = {
+  depth: 10,
+  aliases: 30,
+  directives: 50,
+  tokens: 2000,
+  cost: DEFAULT_MAX_OPERATION_COST,
+} as const;
+
+/** Deepest nesting of arrays and objects a variable's value may have: no input type of the schema nests more than a few levels. */
+export const MAX_VARIABLES_DEPTH = 32;
+
+/**
+ * How long a refused body is still read, and discarded, after its 413 is written, as nginx's
+ * lingering close does: closing with the client's bytes unread resets the connection, and a
+ * client still sending then sees the reset instead of the answer.
+ */
+export const LINGER_MS = 2_000;
+
+/**
+ * What counts as progress of an answer's write (http/write-timeout.ts): this much more of it taken
+ * by the connection, or all that was queued. A client's kernel that opens its window a few bytes at
+ * a time (or a client that reads so) does not keep an answer alive. Also the size of the pieces a
+ * larger write is sent in, so that each piece taken is seen: a write is seen done only once the
+ * connection has taken all of it.
+ */
+export const WRITE_PROGRESS_BYTES = 64 * 1024;
+
+/** The longest between two checks of a queued answer's progress, or of Node's header and request timeouts: 1 s. */
+export const HTTP_CHECK_INTERVAL_MAX_MS = 1_000;
+
+/**
+ * What one inventory page's answer may weigh (partner/inventory.ts): the envelope, plus a generous
+ * bound per item (the document's item with every field set is under 4 KiB). A larger answer is
+ * refused before it is held, so that concurrent pages cannot take the process's memory with them.
+ */
+export const PAGE_ENVELOPE_BYTES = 64 * 1024;
+export const PAGE_ITEM_BYTES = 16 * 1024;
+
+/** What a fee answer's envelope and each of its result items may weigh (partner/listing-fee.ts), as for a page: the cap follows from the batch size. */
+export const FEE_ENVELOPE_BYTES = 16 * 1024;
+export const FEE_ITEM_BYTES = 2 * 1024;
+
+/** How long an idle connection to the partner is kept open for the next call: past the partner's idle timeout it would be closed under a call. */
+export const UPSTREAM_KEEP_ALIVE_MS = 30_000;
+
+/** UPSTREAM_CONNECTIONS_PER_DOMAIN when unset: this share of the connections, at least one, so that one inventory or caller never holds them all. */
+export const UPSTREAM_DOMAIN_SHARE = 0.25;
+
+/** A retried partner call's first wait, doubled for each retry up to the maximum (cockatiel's ExponentialBackoff): a blip is tried again at once, well inside UPSTREAM_TIMEOUT_MS. */
+export const UPSTREAM_RETRY_FIRST_DELAY_MS = 50;
+export const UPSTREAM_RETRY_MAX_DELAY_MS = 400;
+
+/**
+ * Credentials the partner accepted, remembered per replica (partner/accepted-credentials.ts): the
+ * most digests kept, the ones accepted longest ago forgotten first (a hundred thousand callers
+ * take a few MiB), and how long one acceptance counts as evidence, since the document does not say
+ * how long tokens live.
+ */
+export const ACCEPTED_CREDENTIALS_MAX = 100_000;
+export const ACCEPTED_CREDENTIAL_TTL_MS = 60 * 60 * 1000;
+
+/**
+ * How much of its time to live an acceptance shared in Redis may lose before it is written again:
+ * a credential read again and again is written about ten times per time to live, not on every read.
+ */
+export const ACCEPTED_CREDENTIAL_REFRESH_SHARE = 0.1;
+
+/** Operation names kept as metric labels; others are counted under one label, so that clients cannot grow the series count. */
+export const MAX_OPERATION_NAME_LABELS = 200;
+
+/** Partner envelope codes kept as metric labels: a misbehaving upstream cannot blow up the series count. */
+export const MAX_ENVELOPE_CODES = 100;

@@ -8,13 +8,15 @@ import type { AddressInfo } from 'node:net';
 import type { Logger } from 'pino';
 import type { Config } from '../config.js';
 import { isBrowserVisit, sendHelp } from './help.js';
-import { answerClientErrors, refusalBody } from './refusals.js';
+import { refusalBody } from '../errors.js';
+import { answerClientErrors } from './refusals.js';
 import { receiveRequestBody } from './request-body.js';
 import type { Route } from './routes.js';
 import { sendJson, sendJsonText } from './send-json.js';
 import type { LoadShedding, Refusal } from './shedding.js';
 import type { Shutdown } from './shutdown.js';
 import { cutUnreadAnswers, type AnswerCutListener } from './write-timeout.js';
+import { HTTP_CHECK_INTERVAL_MAX_MS } from '../tunables.js';
 
 export interface NodeServerParts {
   config: Pick<
@@ -53,7 +55,7 @@ export function createNodeServer({ config, logger, graphqlPath, help, routes, sh
       headersTimeout: config.httpHeadersTimeoutMs,
       requestTimeout: config.httpRequestTimeoutMs,
       // How often those limits are checked (Node's default is every 30 s).
-      connectionsCheckingInterval: Math.min(1000, config.httpHeadersTimeoutMs),
+      connectionsCheckingInterval: Math.min(HTTP_CHECK_INTERVAL_MAX_MS, config.httpHeadersTimeoutMs),
     },
     (req, res) => {
       shutdown.track(res);

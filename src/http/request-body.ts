@@ -3,16 +3,9 @@
 // and a client that sends its body slowly holds no slot meanwhile, only its connection, until
 // HTTP_REQUEST_TIMEOUT_MS (Node's requestTimeout answers it 408).
 import type { IncomingMessage, OutgoingHttpHeaders, ServerResponse } from 'node:http';
-import { OperationLimitError } from '../errors.js';
-import { errorBody } from './send-json.js';
+import { errorAnswerBody, OperationLimitError } from '../errors.js';
 import type { LoadShedding, Refusal } from './shedding.js';
-
-/**
- * How long a refused body is still read, and discarded, after its 413 is written, as nginx's
- * lingering close does: closing with the client's bytes unread resets the connection, and a
- * client still sending then sees the reset instead of the answer.
- */
-const LINGER_MS = 2_000;
+import { LINGER_MS } from '../tunables.js';
 
 /**
  * A read body as Yoga's node adapter takes it in place of the request stream: a Blob of the bytes,
@@ -129,7 +122,7 @@ export async function receiveRequestBody(
 
 function tooLarge(maxBytes: number): Refusal {
   const error = new OperationLimitError('bodyBytes', `The request body is larger than ${maxBytes} bytes, the most this service accepts.`, maxBytes);
-  return { status: 413, text: errorBody(error), headers: {} };
+  return { status: 413, text: errorAnswerBody(error), headers: {} };
 }
 
 /**

@@ -1,6 +1,5 @@
 // The one way the node:http routes answer JSON outside Yoga (health, readiness, refusals).
 import type { OutgoingHttpHeaders, ServerResponse } from 'node:http';
-import type { TradegraphError } from '../errors.js';
 
 export function sendJson(res: ServerResponse, status: number, body: unknown, headers: OutgoingHttpHeaders = {}): void {
   sendJsonText(res, status, JSON.stringify(body), headers);
@@ -14,13 +13,4 @@ export function sendJsonText(res: ServerResponse, status: number, text: string, 
     ...headers,
   });
   res.end(text);
-}
-
-/**
- * One of the API's own errors as a response body, printed as Yoga prints it: message and
- * extensions, without the `http` extension that only tells Yoga the status.
- */
-export function errorBody(error: TradegraphError): string {
-  const { http: _http, ...extensions } = error.extensions;
-  return JSON.stringify({ errors: [{ message: error.message, extensions }] });
 }

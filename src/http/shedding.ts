@@ -3,8 +3,7 @@
 // arrived (request-body.ts), so that a client sending slowly holds none; the bodies still arriving
 // share a memory budget instead.
 import type { OutgoingHttpHeaders, ServerResponse } from 'node:http';
-import { OverloadedError } from '../errors.js';
-import { errorBody } from './send-json.js';
+import { errorAnswerBody, OverloadedError } from '../errors.js';
 
 export interface LoadShedding {
   /** Whether a slot is free, asked before the request's body is read. */
@@ -48,7 +47,7 @@ export function createLoadShedding(maxInFlight: number, bodyBudgetBytes: number,
   // The refusals depend on the cap alone: made once, not for each request turned away while saturated.
   const overloaded = (message: string): Refusal => {
     const error = new OverloadedError(message, 1);
-    return { status: 503, text: errorBody(error), headers: { 'retry-after': String(error.retryAfter) } };
+    return { status: 503, text: errorAnswerBody(error), headers: { 'retry-after': String(error.retryAfter) } };
   };
   const slotsRefusal = overloaded(`The service is working on ${maxInFlight} operations, the most it takes at once; retry in 1 s.`);
   const bodyRefusal = overloaded('The service is receiving as many request bodies as it holds at once; retry in 1 s.');

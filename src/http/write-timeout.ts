@@ -1,22 +1,16 @@
 // Slow readers let go: an answer whose client stops reading it is cut once HTTP_WRITE_TIMEOUT_MS
-// pass in which the client took less than PROGRESS_BYTES of it, so that its operation slot
+// pass in which the client took less than WRITE_PROGRESS_BYTES of it, so that its operation slot
 // (shedding.ts counts it until the response's 'close') and the memory of its unsent bytes are
 // freed for other clients. Progress is what the client takes, never what it sends.
 import type { ServerResponse } from 'node:http';
+import { HTTP_CHECK_INTERVAL_MAX_MS, WRITE_PROGRESS_BYTES } from '../tunables.js';
 
 /** Told of each answer cut, with the bytes it still had to send. */
 export type AnswerCutListener = (pendingBytes: number) => void;
 
-/**
- * What counts as progress: this much more of the answer taken by the connection, or all that was
- * queued. A client's kernel that opens its window a few bytes at a time (or a client that reads so)
- * does not keep an answer alive. Also the size of the pieces a larger write is sent in, so that
- * each piece taken is seen: a write is seen done only once the connection has taken all of it.
- */
-const PROGRESS_BYTES = 64 * 1024;
 
 /** How often an answer with bytes queued is checked: a tenth of the timeout, at most 1 s. */
-export const writeCheckIntervalMs = (timeoutMs: number) => Math.min(1000, Math.ceil(timeoutMs / 10));
+export const writeCheckIntervalMs = (timeoutMs: number) => Math.min(HTTP_CHECK_INTERVAL_MAX_MS, Math.ceil(timeoutMs / 10));
 
 type WriteCallback = (error?: Error | null) => void;
 
@@ -26,10 +20,10 @@ type WriteCallback = (error?: Error | null) => void;
  * answer, the usual case, costs no timer.
  *
  * While bytes are queued, a check every writeCheckIntervalMs(timeoutMs) looks at how much of the
- * answer the connection has taken (each piece's write callback credits its bytes): PROGRESS_BYTES more
+ * answer the connection has taken (each piece's write callback credits its bytes): WRITE_PROGRESS_BYTES more
  * since the last progress restart the deadline, and an answer past its deadline is cut. So an
  * answer is cut between timeoutMs and timeoutMs plus two intervals after its client last took
- * PROGRESS_BYTES of it, whatever the client sends meanwhile, which a socket's idle timeout would
+ * WRITE_PROGRESS_BYTES of it, whatever the client sends meanwhile, which a socket's idle timeout would
  * count as activity. Nothing queued (a stream between two parts, an operation still being worked
  * on) stops the watch: the operation's own deadline bounds that time.
  *
@@ -55,7 +49,7 @@ export function cutUnreadAnswers<Base extends new (...args: any[]) => ServerResp
     override end(chunk?: unknown, encoding?: unknown, callback?: unknown): this {
       // A large last piece, after the head (Node would work out its content-length itself before),
       // goes in pieces like a write.
-      if (this.headersSent && (typeof chunk === 'string' || chunk instanceof Uint8Array) && chunk.length > PROGRESS_BYTES) {
+      if (this.headersSent && (typeof chunk === 'string' || chunk instanceof Uint8Array) && chunk.length > WRITE_PROGRESS_BYTES) {
         if (typeof encoding === 'function') [callback, encoding] = [encoding, undefined];
         this.#writeInPieces(chunk, encoding as BufferEncoding | undefined, undefined);
         super.end(callback as () => void);
@@ -66,9 +60,9 @@ export function cutUnreadAnswers<Base extends new (...args: any[]) => ServerResp
       return this;
     }
 
-    /** Writes `chunk`, in pieces of PROGRESS_BYTES when larger, each credited once taken. */
+    /** Writes `chunk`, in pieces of WRITE_PROGRESS_BYTES when larger, each credited once taken. */
     #writeInPieces(chunk: unknown, encoding: BufferEncoding | undefined, callback: WriteCallback | undefined): boolean {
-      if (!(typeof chunk === 'string' || chunk instanceof Uint8Array) || chunk.length <= PROGRESS_BYTES) {
+      if (!(typeof chunk === 'string' || chunk instanceof Uint8Array) || chunk.length <= WRITE_PROGRESS_BYTES) {
         // Credited only while watched: a write before that, if still queued as the watch starts,
         // is under 64 KiB, which progress never needs. A string's length, not its bytes: counting
         // them would read it once more, and fewer is safe.
@@ -78,9 +72,9 @@ export function cutUnreadAnswers<Base extends new (...args: any[]) => ServerResp
       }
       const bytes = typeof chunk === 'string' ? Buffer.from(chunk, encoding) : Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength);
       let flowing = true;
-      for (let offset = 0; offset < bytes.length; offset += PROGRESS_BYTES) {
-        const piece = bytes.subarray(offset, offset + PROGRESS_BYTES);
-        const last = offset + PROGRESS_BYTES >= bytes.length;
+      for (let offset = 0; offset < bytes.length; offset += WRITE_PROGRESS_BYTES) {
+        const piece = bytes.subarray(offset, offset + WRITE_PROGRESS_BYTES);
+        const last = offset + WRITE_PROGRESS_BYTES >= bytes.length;
         flowing = super.write(piece, this.#credit(piece.length, last ? callback : undefined));
       }
       return flowing;
@@ -110,7 +104,7 @@ export function cutUnreadAnswers<Base extends new (...args: any[]) => ServerResp
       }
       const now = performance.now();
       // Without a socket the answer waits behind another on its connection, which is watched itself.
-      if (!socket || this.#taken - this.#takenAtProgress >= PROGRESS_BYTES) {
+      if (!socket || this.#taken - this.#takenAtProgress >= WRITE_PROGRESS_BYTES) {
         this.#takenAtProgress = this.#taken;
         this.#deadline = now + timeoutMs;
       } else if (now >= this.#deadline) {

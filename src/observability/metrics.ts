@@ -4,6 +4,7 @@ import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom
 import { PARTNER_OPERATIONS, type PartnerCallEvent, type PartnerCallObserver } from '../partner/index.js';
 import { REDIS_VALUE_STORES, type RedisValueStore } from '../redis-values.js';
 import { boundedLabel } from './bounded-label.js';
+import { MAX_ENVELOPE_CODES } from '../tunables.js';
 
 /**
  * The budgets of the rate limit (plugins/rate-limit.ts) that refuse with RATE_LIMITED, which an
@@ -71,8 +72,6 @@ const DURATION_BUCKETS = [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.
 
 /** Envelope error codes come from the partner: only short integers become label values. */
 const ENVELOPE_CODE = /^-?\d{1,10}$/;
-/** Bounds the label values the partner can create, so that a misbehaving upstream cannot blow up the series count. */
-const MAX_ENVELOPE_CODES = 100;
 
 export function createMetrics(): TradegraphMetrics {
   const registry = new Registry();

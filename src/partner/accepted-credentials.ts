@@ -8,6 +8,8 @@
 
 import { LRUCache } from 'lru-cache';
 import type { SharedRedis } from '../redis.js';
+import { REDIS_KEY_PREFIXES } from '../redis-keys.js';
+import { ACCEPTED_CREDENTIAL_REFRESH_SHARE, ACCEPTED_CREDENTIAL_TTL_MS, ACCEPTED_CREDENTIALS_MAX } from '../tunables.js';
 
 /** A credential's digest (credentials.ts `credentialKeyOf`); the secret itself is never held here. */
 export type CredentialDigest = string;
@@ -21,14 +23,6 @@ export interface AcceptedCredentialsOptions {
   redis?: SharedRedis | null;
 }
 
-export const REDIS_KEY_PREFIX = 'tradegraph:accepted-credential:';
-
-/**
- * How much of its time to live an acceptance shared in Redis may lose before it is written again:
- * a credential read again and again is written about ten times per time to live, not on every read.
- */
-const REFRESH_SHARE = 0.1;
-
 export class AcceptedCredentials {
   /**
    * Each digest the partner accepted, forgotten `ttlMs` after its last acceptance or when crowded
@@ -40,7 +34,7 @@ export class AcceptedCredentials {
   /** Redis lookups under way, by digest; each entry leaves as its answer arrives. */
   private readonly asking = new Map<CredentialDigest, Promise<boolean>>();
 
-  constructor({ maxEntries = 100_000, ttlMs = 60 * 60 * 1000, redis = null }: AcceptedCredentialsOptions = {}) {
+  constructor({ maxEntries = ACCEPTED_CREDENTIALS_MAX, ttlMs = ACCEPTED_CREDENTIAL_TTL_MS, redis = null }: AcceptedCredentialsOptions = {}) {
     this.accepted = new LRUCache({ max: maxEntries, ttl: ttlMs });
     this.ttlMs = ttlMs;
     this.redis = redis;
@@ -50,11 +44,11 @@ export class AcceptedCredentials {
   accept(digest: CredentialDigest): void {
     const sharedAt = this.accepted.get(digest);
     const now = Date.now();
-    const share = this.redis !== null && (sharedAt === undefined || now - sharedAt > this.ttlMs * REFRESH_SHARE);
+    const share = this.redis !== null && (sharedAt === undefined || now - sharedAt > this.ttlMs * ACCEPTED_CREDENTIAL_REFRESH_SHARE);
     this.accepted.set(digest, share ? now : (sharedAt ?? now));
     // Sharing is best effort: while Redis is away each replica keeps its own record.
     if (share) {
-      const key = REDIS_KEY_PREFIX + digest;
+      const key = REDIS_KEY_PREFIXES.acceptedCredential + digest;
       const value = this.redis!.values.seal(key, String(now + this.ttlMs));
       void this.redis!.attempt((client) => client.set(key, value, 'PX', this.ttlMs));
     }
@@ -88,7 +82,7 @@ export class AcceptedCredentials {
    * writer's clock: replicas' clocks are assumed to agree to well within the time to live.
    */
   private async lookUp(redis: SharedRedis, digest: CredentialDigest): Promise<boolean> {
-    const key = REDIS_KEY_PREFIX + digest;
+    const key = REDIS_KEY_PREFIXES.acceptedCredential + digest;
     const stored = await redis.attempt((client) => client.get(key));
     if (stored === undefined || stored === null) return false;
     const endsAt = redis.values.open(key, stored, 'accepted_credentials');

@@ -36,6 +36,13 @@ export interface PartnerCall {
   body?: unknown;
   /** Idempotent calls are retried on connection errors and 502/503/504. */
   idempotent: boolean;
+  /**
+   * Whether an identical call in flight (the same method, URL, headers and body) is joined rather
+   * than sent again (coalesce.ts), declared by each operation as RESTDataSource's
+   * `requestDeduplicationPolicyFor` declares it: only for a call whose answer is the same for
+   * every caller that sends it, and that changes nothing at the partner.
+   */
+  shareInFlight: boolean;
   /** Values that must never reach a log or an error (tokens, keys); scrubbed from upstream errors. */
   secrets?: readonly string[];
   /** What an outage of this call is attributed to (see breaker.ts). */
@@ -68,8 +75,8 @@ export interface UpstreamCall {
   readonly call: PartnerCall;
   /** The call as observers see it (no secret: its path carries no query string). */
   readonly info: PartnerCallInfo;
-  /** What identifies the call's answer (a digest): identical calls in flight share one. */
-  readonly key: string;
+  /** What identifies the call's answer (a digest), for a call its operation shares in flight (`shareInFlight`); none otherwise. */
+  readonly key: string | undefined;
   /** Its timeout at the partner, and its abandonment once nobody waits for it (call-abort.ts). */
   readonly abort: CallAbort;
   /**

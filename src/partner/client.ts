@@ -21,6 +21,7 @@ import { parseBody } from './parse-body.js';
 import { retryPolicy } from './retry.js';
 import { pathAndQuery, sendAttempt, type AttemptResponse } from './send.js';
 import { timeoutPolicy } from './timeout.js';
+import { UPSTREAM_DOMAIN_SHARE, UPSTREAM_KEEP_ALIVE_MS } from '../tunables.js';
 
 export interface PartnerClientOptions {
   /** The upstream base, e.g. https://partner.example/api-prefix (a path prefix is kept). */
@@ -45,7 +46,8 @@ export interface PartnerClientOptions {
  *
  * 1. `resolveURL`: the path below the base and the query string (send.ts).
  * 2. `refusalBeforeSending`: an open circuit, or a caller out of time or gone, is answered at once.
- * 3. `cacheKeyFor`: what identifies the call's answer; an identical call in flight is joined.
+ * 3. `cacheKeyFor`: what identifies the answer of a call its operation shares in flight
+ *    (`shareInFlight`); an identical call in flight is joined.
  * 4. `willSendRequest`: the headers every attempt sends (observers add theirs as the call starts).
  * 5. `fetch`: one attempt over the pool, its body read as JSON under its cap (send.ts).
  * 6. `didEncounterError`: a failure to get an answer, as a typed error (error-from-response.ts).
@@ -77,11 +79,11 @@ export class PartnerClient {
     const slots = new ConnectionSlots(
       options.connections,
       options.connectionWaitMs,
-      options.connectionsPerDomain ?? Math.max(1, Math.floor(options.connections / 4)),
+      options.connectionsPerDomain ?? Math.max(1, Math.floor(options.connections * UPSTREAM_DOMAIN_SHARE)),
     );
     this.pool = new Pool(this.origin, {
       connections: options.connections,
-      keepAliveTimeout: 30_000,
+      keepAliveTimeout: UPSTREAM_KEEP_ALIVE_MS,
       connect: { timeout: options.timeoutMs },
     });
     this.circuit = new PartnerCircuit(options.circuit);
@@ -110,8 +112,9 @@ export class PartnerClient {
 
   /**
    * Sends one partner call and returns the envelope's `data`, or throws a TradegraphError. A call
-   * identical to one in flight (the same method, path, query, headers and body: the same
-   * credential) waits for that one's answer instead of being sent (coalesce.ts).
+   * its operation shares in flight, identical to one in flight (the same method, path, query,
+   * headers and body: the same credential), waits for that one's answer instead of being sent
+   * (coalesce.ts).
    */
   async call(call: PartnerCall): Promise<unknown> {
     const url = this.resolveURL(call);
@@ -134,7 +137,7 @@ export class PartnerClient {
     const upstream: ClientCall = {
       call,
       info,
-      key: this.cacheKeyFor(call, url.pathAndQuery, body),
+      key: call.shareInFlight ? this.cacheKeyFor(call, url.pathAndQuery, body) : undefined,
       abort: new CallAbort(this.options.timeoutMs),
       claims: new ConnectionClaims(call.connectionDomains),
       pathAndQuery: url.pathAndQuery,

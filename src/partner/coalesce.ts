@@ -166,17 +166,19 @@ export class InFlightCalls {
 }
 
 /**
- * Coalescing as an upstream policy, the outermost: a call whose key is in flight waits for that
- * call's answer (`joined` is told) instead of going on, and lends it its connection domains; the
+ * Coalescing as an upstream policy, the outermost: a call its operation shares in flight (it has a
+ * key) and whose key is in flight waits for that call's answer (`joined` is told) instead of going on, and lends it its connection domains; the
  * first goes on for all of them, and its abort is abandoned once every one has left.
  */
 export function coalescingPolicy<Call extends UpstreamCall>(joined?: (upstream: Call) => void): UpstreamPolicy<Call> {
   const inFlight = new InFlightCalls();
   return {
-    wrap: (next) => (upstream) =>
-      inFlight.run(
+    wrap: (next) => (upstream) => {
+      if (upstream.key === undefined) return next(upstream);
+      const { call } = upstream;
+      return inFlight.run(
         upstream.key,
-        { signal: upstream.call.signal, deadlineAt: upstream.call.deadline?.at, domains: upstream.call.connectionDomains ?? [] },
+        { signal: call.signal, deadlineAt: call.deadline?.at, domains: call.connectionDomains ?? [] },
         () => ({
           result: next(upstream),
           abandon: (departure) => upstream.abort.abandon(departure),
@@ -184,6 +186,7 @@ export function coalescingPolicy<Call extends UpstreamCall>(joined?: (upstream: 
           admit: (domains) => upstream.claims.add(domains),
         }),
         joined && (() => joined(upstream)),
-      ),
+      );
+    },
   };
 }

@@ -6,6 +6,7 @@ import type { OperationDeadline } from './call.js';
 import type { PartnerClient } from './client.js';
 import { isRecord } from './error-from-response.js';
 import type { TradeInventoryResponseDTO, TradeInventoryItemDTO } from './models.js';
+import { PAGE_ENVELOPE_BYTES, PAGE_ITEM_BYTES } from '../tunables.js';
 
 export const READ_INVENTORY = 'readInventory';
 
@@ -25,14 +26,6 @@ export interface ReadInventoryParams {
   onJoined?: () => void;
 }
 
-/**
- * What one page's answer may weigh: the envelope, plus a generous bound per item (the document's
- * item with every field set is under 4 KiB). A larger answer is refused before it is held, so that
- * concurrent pages cannot take the process's memory with them.
- */
-const PAGE_ENVELOPE_BYTES = 64 * 1024;
-const ITEM_BYTES = 16 * 1024;
-
 export async function readInventoryPage(client: PartnerClient, params: ReadInventoryParams): Promise<TradeInventoryResponseDTO> {
   const data = await client.call({
     operation: READ_INVENTORY,
@@ -44,6 +37,8 @@ export async function readInventoryPage(client: PartnerClient, params: ReadInven
       access_token: params.accessToken ?? undefined,
     },
     idempotent: true,
+    // A read: callers of the same page with the same token get the same answer.
+    shareInFlight: true,
     secrets: params.accessToken ? [params.accessToken] : [],
     // An outage counts against this inventory and this caller: see partner/breaker.ts.
     faultDomains: {
@@ -51,7 +46,7 @@ export async function readInventoryPage(client: PartnerClient, params: ReadInven
       caller: params.caller.fault,
     },
     connectionDomains: [`inventory ${params.appId}/${params.platformId}`, `caller ${params.caller.connection}`],
-    maxResponseBytes: PAGE_ENVELOPE_BYTES + params.count * ITEM_BYTES,
+    maxResponseBytes: PAGE_ENVELOPE_BYTES + params.count * PAGE_ITEM_BYTES,
     signal: params.signal,
     deadline: params.deadline,
     requestId: params.requestId,

@@ -6,6 +6,7 @@ import type { OperationDeadline } from './call.js';
 import type { PartnerClient } from './client.js';
 import { isRecord } from './error-from-response.js';
 import type { ListingFeeRequestItemDTO, ListingFeeResultDTO } from './models.js';
+import { FEE_ENVELOPE_BYTES, FEE_ITEM_BYTES } from '../tunables.js';
 
 export const CALCULATE_LISTING_FEE = 'calculateListingFee';
 
@@ -22,10 +23,6 @@ export interface CalculateListingFeesParams {
   onJoined?: () => void;
 }
 
-/** What one result item may weigh; the answer's cap follows from the batch size. */
-const RESULT_ENVELOPE_BYTES = 16 * 1024;
-const RESULT_ITEM_BYTES = 2 * 1024;
-
 /** Sends one batch; answers the result items in the order the partner API sent them. */
 export async function calculateListingFees(
   client: PartnerClient,
@@ -39,10 +36,12 @@ export async function calculateListingFees(
     body: { dataList: params.items },
     // Not known to be idempotent: a retried POST could act twice upstream.
     idempotent: false,
+    // Joining sends nothing twice: the same items under the merchant key get one answer, whoever asks.
+    shareInFlight: true,
     secrets: params.appKey ? [params.appKey] : [],
     faultDomains: { caller: params.caller.fault },
     connectionDomains: [`caller ${params.caller.connection}`],
-    maxResponseBytes: RESULT_ENVELOPE_BYTES + params.items.length * RESULT_ITEM_BYTES,
+    maxResponseBytes: FEE_ENVELOPE_BYTES + params.items.length * FEE_ITEM_BYTES,
     signal: params.signal,
     deadline: params.deadline,
     requestId: params.requestId,

@@ -5,6 +5,7 @@
 import { ExponentialBackoff, handleWhen, retry } from 'cockatiel';
 import type { UpstreamCall, UpstreamPolicy } from './call.js';
 import { RetryableFailure } from './error-from-response.js';
+import { UPSTREAM_RETRY_FIRST_DELAY_MS, UPSTREAM_RETRY_MAX_DELAY_MS } from '../tunables.js';
 
 /** `maxRetries`: attempts after the first. */
 export function retryPolicy<Call extends UpstreamCall>(maxRetries: number): UpstreamPolicy<Call> {
@@ -12,7 +13,7 @@ export function retryPolicy<Call extends UpstreamCall>(maxRetries: number): Upst
     handleWhen((error) => error instanceof RetryableFailure),
     {
       maxAttempts: maxRetries,
-      backoff: new ExponentialBackoff({ initialDelay: 50, maxDelay: 400 }),
+      backoff: new ExponentialBackoff({ initialDelay: UPSTREAM_RETRY_FIRST_DELAY_MS, maxDelay: UPSTREAM_RETRY_MAX_DELAY_MS }),
     },
   );
   return {

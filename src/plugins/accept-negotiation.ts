@@ -3,7 +3,7 @@
 // listed and ignore their `q`: `application/json;q=0` was answered in JSON, and `*/*;q=0` by
 // anything. Negotiator (jshttp's, Express's own) orders the media types the service answers by the
 // client's weights and drops those it refuses (q=0); Yoga then chooses among those alone, and
-// answers 406 (its own refusal, given a body by http/refusals.ts) when none is left.
+// answers 406 (its own refusal, given a body by refusal-bodies.ts) when none is left.
 import Negotiator from 'negotiator';
 import type { Plugin } from 'graphql-yoga';
 

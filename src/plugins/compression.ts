@@ -9,7 +9,7 @@
 // to it uncompressed (compression-codec.ts), so a thousand hits on one answer cost one compression.
 import type { Plugin } from 'graphql-yoga';
 import { LRUCache } from 'lru-cache';
-import { COMPRESSION_WAITING_BYTES } from '../tunables.js';
+import { COMPRESSION_WAITING_BYTES, KEPT_ENCODING_OVERHEAD_BYTES } from '../tunables.js';
 import { closeEncoding, encodeOpen, type Encoding, type OpenEncoding } from './compression-codec.js';
 
 /** The answers worth compressing: JSON and HTML. A streamed type is never among them. */
@@ -17,9 +17,6 @@ const COMPRESSIBLE_TYPE = /^\s*(application\/(?:graphql-response\+)?json|text\/h
 
 /** Where an answer's own part begins: its extensions (extensions.cost), after the data it shares with every hit. */
 const OWN_PART = ',"extensions":';
-
-/** What a kept encoding weighs beside its bytes: its key, the record, lru-cache's slots. */
-const KEPT_ENCODING_OVERHEAD_BYTES = 512;
 
 /**
  * The encoding to send for this Accept-Encoding: of br and gzip, the one it weighs highest (q above
@@ -119,18 +116,21 @@ export function useAnswerCompression<TContext extends object>({ minBytes, keptBy
       const encoding = chosenEncoding(request.headers.get('accept-encoding'));
       // A HEAD's answer has no body to compress (reading `response.body` to find out would copy it).
       if (!encoding || request.method === 'HEAD') return;
-      return (async () => {
-        const body = await encodedBody(response, encoding);
+      return encodedBody(response, encoding).then((body) => {
         // No compression could start: the answer goes out as it is.
-        if (!body) return;
-        const headers = new fetchAPI.Headers(response.headers);
-        headers.set('content-encoding', encoding);
-        headers.set('content-length', String(body.length));
-        // A strong validator names one byte sequence; the compressed one is another (RFC 9110 8.8.1).
-        const etag = headers.get('etag');
-        if (etag && !etag.startsWith('W/')) headers.set('etag', `W/${etag}`);
-        setResponse(new fetchAPI.Response(body, { status: response.status, statusText: response.statusText, headers }));
-      })();
+        if (body) setResponse(compressedResponse(fetchAPI, response, encoding, body));
+      });
     },
   };
+}
+
+/** The answer with its body in `encoding`, and the fields that describe that body. */
+function compressedResponse(fetchAPI: { Headers: typeof Headers; Response: typeof Response }, response: Response, encoding: Encoding, body: Buffer<ArrayBuffer>): Response {
+  const headers = new fetchAPI.Headers(response.headers);
+  headers.set('content-encoding', encoding);
+  headers.set('content-length', String(body.length));
+  // A strong validator names one byte sequence; the compressed one is another (RFC 9110 8.8.1).
+  const etag = headers.get('etag');
+  if (etag && !etag.startsWith('W/')) headers.set('etag', `W/${etag}`);
+  return new fetchAPI.Response(body, { status: response.status, statusText: response.statusText, headers });
 }

@@ -9,6 +9,7 @@ import type { TradegraphContext } from '../context.js';
 import type { ClientIdentities } from '../observability/client-identity.js';
 import type { TradegraphMetrics } from '../observability/metrics.js';
 import type { SharedRedis } from '../redis.js';
+import { createAnswerBudget, useAnswerBudget } from './answer-budget.js';
 import { useAcceptNegotiation } from './accept-negotiation.js';
 import { useCompiledExecution } from './compiled-execution.js';
 import { useAnswerCompression } from './compression.js';
@@ -19,15 +20,14 @@ import { useIncrementalDelivery } from './defer-stream.js';
 import { useFederationIntrospection } from './federation-introspection.js';
 import { useGraphiQLCaching } from './graphiql-caching.js';
 import type { GraphiQLPage } from '../graphiql.js';
-import { createAnswerBudget, useAnswerBudget } from '../http/answer-budget.js';
-import { useRefusalBodies } from '../http/refusals.js';
-import { ANSWER_BYTES_IN_FLIGHT } from '../tunables.js';
+import { ANSWER_BYTES_IN_FLIGHT, COMPRESSION_MIN_BYTES, KEPT_ENCODINGS_SHARE } from '../tunables.js';
 import { maskedErrorsOf, useErrorCodes } from './error-codes.js';
 import { operationLimitPlugins } from './operation-limits.js';
 import { useOperationObservability } from './operation-observability.js';
 import { useOperationSpans } from './operation-spans.js';
 import { productionPlugins } from './production.js';
 import { useQuerySizeLimit } from './query-size-limit.js';
+import { useRefusalBodies } from './refusal-bodies.js';
 import type { RateLimit } from './rate-limit.js';
 import { useTradegraphResponseCache } from './response-cache.js';
 import { useTrustedDocuments, type TrustedDocuments } from './trusted-documents.js';
@@ -50,17 +50,6 @@ export interface PluginParts {
   /** GraphiQL's page and the endpoint it is served at; none in production, which serves no GraphiQL. */
   graphiql?: { page: GraphiQLPage; graphqlPath: string } | null;
 }
-
-/** Smaller answers go out as they are: a packet or two either way, and compressing costs a call. */
-const COMPRESSION_MIN_BYTES = 1024;
-
-/**
- * The encoded forms of cached answers may take this share of RESPONSE_CACHE_MAX_BYTES beside it: an
- * answer's br or gzip is about a tenth of its JSON, which the store weighs at 3.5 times, so both
- * encodings of every answer the store holds take about a sixteenth; a quarter leaves room for
- * answers of Redis, which the in-process store does not hold.
- */
-const KEPT_ENCODINGS_SHARE = 0.25;
 
 interface PluginEntry {
   name: string;

@@ -6,9 +6,6 @@ import { MAX_SLICE } from '../cost/policy.js';
 import { scopeOf } from '../request-scope.js';
 import { ArgumentOutOfRangeError, OperationLimitError } from '../errors.js';
 
-/** Default most units one operation may cost: a few full pages with fees, not dozens. */
-export const DEFAULT_MAX_OPERATION_COST = 1000;
-
 /**
  * Refuses an operation over `maxCost`, or naming more than `maxRepresentations` entity references,
  * or with an argument out of range, after validation and before any resolver runs. It hooks

@@ -8,20 +8,8 @@ import type { GraphQLArmorCallbackConfiguration } from '@escape.tech/graphql-arm
 import type { Plugin } from 'graphql-yoga';
 import type { TradegraphContext } from '../context.js';
 import { OperationLimitError, type OperationLimit } from '../errors.js';
-import { DEFAULT_MAX_OPERATION_COST, useOperationCostLimit } from './operation-cost.js';
-
-/**
- * The limits. The schema has no cycles, so no honest operation is deeper than 6 fields; depth
- * guards the recursive introspection types. Aliases and tokens bound the work of parsing and
- * validating; cost bounds the partner work (see operation-cost.ts).
- */
-export const OPERATION_LIMITS = {
-  depth: 10,
-  aliases: 30,
-  directives: 50,
-  tokens: 2000,
-  cost: DEFAULT_MAX_OPERATION_COST,
-} as const;
+import { OPERATION_LIMITS } from '../tunables.js';
+import { useOperationCostLimit } from './operation-cost.js';
 
 /**
  * graphql-armor's own errors are "Syntax Error: ..." without a code; each rejection is reported

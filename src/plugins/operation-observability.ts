@@ -8,7 +8,8 @@ import { requestIdOf, type TradegraphContext } from '../context.js';
 import type { ClientIdentities } from '../observability/client-identity.js';
 import type { OperationOutcome, TradegraphMetrics } from '../observability/metrics.js';
 import { scopeOf, type OperationState } from '../request-scope.js';
-import { servedFromResponseCache, servedStale } from './response-cache.js';
+import { servedFromResponseCache } from './response-cache.js';
+import { servedStale } from './response-cache/stale-if-error.js';
 import {
   errorCodesOf,
   isAsyncIterable,
@@ -18,6 +19,7 @@ import {
   type ResultLike,
 } from '../observability/operation-results.js';
 import { boundedLabel } from '../observability/bounded-label.js';
+import { MAX_OPERATION_NAME_LABELS } from '../tunables.js';
 
 export interface OperationObservabilityOptions {
   logger: Logger;
@@ -34,7 +36,7 @@ export function useOperationObservability({
   logger,
   metrics,
   clients,
-  maxOperationNames = 200,
+  maxOperationNames = MAX_OPERATION_NAME_LABELS,
 }: OperationObservabilityOptions): Plugin<TradegraphContext> {
   // Operation names are chosen by clients: bound the label values they can create.
   const recorder: Recorder = { logger, metrics, clients, nameLabel: boundedLabel(maxOperationNames) };

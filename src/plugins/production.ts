@@ -38,7 +38,7 @@ export function productionPlugins(): Plugin<TradegraphContext>[] {
     {
       // Yoga copies the JSON parser's message about a malformed body into `originalError`: the
       // runtime's wording around the client's own bytes, which production has no need to show.
-      // Its 400 for every Accept is kept by http/refusals.ts, which unmarks the parser's error.
+      // Its 400 for every Accept is kept by refusal-bodies.ts, which unmarks the parser's error.
       onResultProcess({ result }) {
         if (Symbol.asyncIterator in result) return;
         for (const single of Array.isArray(result) ? result : [result]) {

@@ -22,6 +22,7 @@ import type { FeeBudget, FeeCaller } from '../listing-fee/fee-loader.js';
 import type { RateLimitBudget } from '../observability/metrics.js';
 import type { SharedRedis } from '../redis.js';
 import { CACHE_HIT_PRICE, ownCharge, type ThrottleStatus } from '../cost/request-cost.js';
+import { REDIS_KEY_PREFIXES } from '../redis-keys.js';
 import { operationPrice } from '../cost/price.js';
 import { scopeOf } from '../request-scope.js';
 import { UNPROVEN_FEE_SHARE_DIVISOR } from '../tunables.js';
@@ -35,11 +36,7 @@ export interface RateLimitOptions extends RateLimitConfig {
   onRefusal?: (budget: RateLimitBudget) => void;
 }
 
-/**
- * Every counter this limiter writes in Redis starts so; the rest is a SHA-256 hash, `anonymous`,
- * `unproven-fees`, or `share:` and a client's `address-` or `token-` hash.
- */
-export const REDIS_KEY_PREFIX = 'tradegraph:rate-limit';
+const REDIS_KEY_PREFIX = REDIS_KEY_PREFIXES.rateLimit;
 
 /**
  * Listing fees of every caller the partner has not accepted (and of no token at all) share one

@@ -7,9 +7,7 @@
 // error's HTTP status.
 import type { Plugin } from 'graphql-yoga';
 import { OperationLimitError } from '../errors.js';
-
-/** Deepest nesting of arrays and objects a variable's value may have. */
-export const MAX_VARIABLES_DEPTH = 32;
+import { MAX_VARIABLES_DEPTH } from '../tunables.js';
 
 export function useVariablesDepthLimit<TContext extends object>(maxDepth = MAX_VARIABLES_DEPTH): Plugin<TContext> {
   return {

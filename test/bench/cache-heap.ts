@@ -1,5 +1,5 @@
 // `npx tsx --expose-gc test/bench/cache-heap.ts`: the heap the in-process response cache's entries
-// really take, which response-cache-store.ts's ENTRY_HEAP_BYTES and HEAP_PER_JSON_BYTE round up
+// really take, which response-cache/in-process-store.ts's ENTRY_HEAP_BYTES and HEAP_PER_JSON_BYTE round up
 // and config.ts's CACHE_HEAP_FACTOR bounds. Two extremes: the smallest answers (`{ __typename }`,
 // 31 bytes of JSON, a new key each, as a made-up token with a new variable each makes them), whose
 // heap per entry is the fixed cost of an entry; and a scenario's pages (the facade, under tsx over
@@ -15,7 +15,7 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { loadConfig } from '../../src/config.js';
-import { createInProcessStore, ENTRY_HEAP_BYTES } from '../../src/plugins/response-cache-store.js';
+import { createInProcessStore, ENTRY_HEAP_BYTES } from '../../src/plugins/response-cache/in-process-store.js';
 import { freePort, killAllNow, runTool, startNode, startSimulatorProcess, stopAll } from './processes.js';
 import { benchFacadeEnv, buildScenarios, platformIdOf, trustedDocumentsManifest } from './scenarios.js';
 import { round } from './stats.js';

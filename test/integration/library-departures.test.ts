@@ -23,7 +23,8 @@ import { OperationLimitError } from '../../src/errors.js';
 import { ReadBody } from '../../src/http/request-body.js';
 import { CSRF_HEADER, useCsrfPrevention } from '../../src/plugins/csrf-prevention.js';
 import { acceptsIncrementalDelivery } from '../../src/plugins/defer-stream.js';
-import { createInProcessStore, type CachedResult, type StoredResult } from '../../src/plugins/response-cache-store.js';
+import { createInProcessStore } from '../../src/plugins/response-cache/in-process-store.js';
+import type { CachedResult, StoredResult } from '../../src/plugins/response-cache/store-contract.js';
 import { servedFromResponseCache } from '../../src/plugins/response-cache.js';
 import { useTrustedDocuments } from '../../src/plugins/trusted-documents.js';
 import { REDIS_COMMAND_TIMED_OUT } from '../../src/redis.js';
@@ -114,7 +115,7 @@ describe("a pre-read body handed to Yoga's node adapter as req.body (http/reques
   });
 });
 
-describe("Yoga's extensions.http.spec (errors.ts, http/refusals.ts)", () => {
+describe("Yoga's extensions.http.spec (errors.ts, plugins/refusal-bodies.ts)", () => {
   const refusal = (spec: boolean | undefined) =>
     createYoga({
       schema: createSchema({ typeDefs: 'type Query { a: Int }' }),
@@ -214,7 +215,7 @@ describe('graphql-jit 0.8, where it still differs from graphql-js (the workaroun
   });
 });
 
-describe("the response cache's results (plugins/response-cache-store.ts keeps them parsed again)", () => {
+describe("the response cache's results (plugins/response-cache/in-process-store.ts keeps them parsed again)", () => {
   /** Yoga over a list of items, with these plugins. */
   const itemsYoga = (items: { id: string; name: string }[], plugins: Plugin[]) =>
     createYoga({

@@ -35,7 +35,7 @@ describe.each(Object.keys(kits) as (keyof typeof kits)[])('%s', (mode) => {
 });
 
 // The departure (docs/decisions/library-departures.md) guarded: Yoga alone. Once this answers 400,
-// the mark is gone from Yoga and http/refusals.ts need not clear it.
+// the mark is gone from Yoga and plugins/refusal-bodies.ts need not clear it.
 describe('Yoga without the service', () => {
   it("answers a body that is not JSON 200 under application/json once production has removed the error's originalError", async () => {
     const withoutOriginalError: Plugin = {

@@ -87,7 +87,7 @@ afterAll(async () => {
   await new Promise<void>((resolve) => server.close(() => resolve()));
 });
 
-const get = () => client.call({ operation: 'readInventory', method: 'GET', segments: ['page'], maxResponseBytes: 4096, idempotent: true });
+const get = () => client.call({ operation: 'readInventory', method: 'GET', segments: ['page'], maxResponseBytes: 4096, idempotent: true, shareInFlight: true });
 
 describe('partner client steps', () => {
   it('runs its steps in order for an answer, with what an overriding step returns', async () => {

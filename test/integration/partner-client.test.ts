@@ -43,7 +43,7 @@ afterAll(async () => {
 });
 
 const get = (signal?: AbortSignal) =>
-  client.call({ operation: 'readInventory', method: 'GET', segments: ['page'], maxResponseBytes: CAP, idempotent: true, signal });
+  client.call({ operation: 'readInventory', method: 'GET', segments: ['page'], maxResponseBytes: CAP, idempotent: true, shareInFlight: true, signal });
 
 async function failure(promise: Promise<unknown>): Promise<TradegraphError> {
   const outcome = await promise.then(
@@ -114,6 +114,19 @@ describe('partner client', () => {
     expect(error.message).not.toContain('not JSON');
   });
 
+  it('joins an identical call in flight only when its operation shares it in flight', async () => {
+    const held: ServerResponse[] = [];
+    answer = (res) => void held.push(res);
+    const read = (shareInFlight: boolean) =>
+      client.call({ operation: 'readInventory', method: 'GET', segments: ['same'], maxResponseBytes: CAP, idempotent: true, shareInFlight });
+    const calls = [read(false), read(false), read(true), read(true)];
+    await vi.waitFor(() => expect(held.length).toBeGreaterThanOrEqual(3), { timeout: 10_000 });
+    for (const res of held) res.end(envelope({ n: 1 }));
+    await expect(Promise.all(calls)).resolves.toEqual([{ n: 1 }, { n: 1 }, { n: 1 }, { n: 1 }]);
+    // Two sent apart, and one for the two that share it.
+    expect(held).toHaveLength(3);
+  });
+
   it('reports a call whose client went away as cancelled, not as an outage', async () => {
     answer = (res) => setTimeout(() => res.end(envelope({ late: true })), 300);
     const leaving = new AbortController();
@@ -163,7 +176,7 @@ describe('partner client', () => {
     });
     const held: ServerResponse[] = [];
     answer = (res) => void held.push(res);
-    const holder = single.call({ operation: 'readInventory', method: 'GET', segments: ['held'], maxResponseBytes: CAP, idempotent: true });
+    const holder = single.call({ operation: 'readInventory', method: 'GET', segments: ['held'], maxResponseBytes: CAP, idempotent: true, shareInFlight: true });
     await vi.waitFor(() => expect(held).toHaveLength(1), { timeout: 10_000 });
     const late = await failure(
       single.call({
@@ -172,6 +185,7 @@ describe('partner client', () => {
         segments: ['waiting'],
         maxResponseBytes: CAP,
         idempotent: true,
+        shareInFlight: true,
         deadline: { at: performance.now() + 300, ms: 300 },
       }),
     );

@@ -3,7 +3,7 @@
 // replica they reach; the record of accepted credentials is the fleet's, so a token read on one
 // replica has fees of its own on the other too; Redis keys hold no token.
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { REDIS_KEY_PREFIX as ACCEPTED_PREFIX } from '../../src/partner/accepted-credentials.js';
+import { REDIS_KEY_PREFIXES } from '../../src/redis-keys.js';
 import { platformIdWithSize } from '../../src/simulator/data.js';
 import { CalculateListingFeeDocument, InventoryTotalDocument } from '../generated/graphql.js';
 import { startRedisServer, type RedisServer } from '../support/redis.js';
@@ -78,7 +78,7 @@ describe('budgets shared through Redis by two replicas', () => {
 
     // A new user's read is never locked out by the flood, and gets its token accepted on A (1 of 5 spent).
     expectNoGraphQLErrors(await read(a, 'fleet-new-user'));
-    await vi.waitFor(async () => expect((await redis.dump()).some(({ key }) => key.startsWith(ACCEPTED_PREFIX))).toBe(true), {
+    await vi.waitFor(async () => expect((await redis.dump()).some(({ key }) => key.startsWith(REDIS_KEY_PREFIXES.acceptedCredential))).toBe(true), {
       timeout: 15_000,
       interval: 50,
     });

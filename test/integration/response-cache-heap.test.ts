@@ -8,7 +8,7 @@ import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
 import { CACHE_HEAP_FACTOR } from '../../src/config.js';
-import { entryHeapBytes } from '../../src/plugins/response-cache-store.js';
+import { entryHeapBytes } from '../../src/plugins/response-cache/in-process-store.js';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const BUDGET = 2 * 1024 * 1024;

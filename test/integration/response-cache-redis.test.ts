@@ -11,7 +11,7 @@
 import { print } from 'graphql';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { REDIS_KEY_PREFIX } from '../../src/plugins/response-cache.js';
+import { redisKeyOf } from '../../src/plugins/response-cache/redis-store.js';
 import { REDIS_VALUE_TAG_BYTES, redisValues } from '../../src/redis-values.js';
 import { DEMO_APP_KEY } from '../../src/simulator/data.js';
 import { operationCost } from '../../src/cost/price.js';
@@ -63,7 +63,7 @@ describe('a cached answer in Redis overwritten with a value this service did not
   /** The tagged answer the service stored for another inventory (size 59), as another key's value. */
   const anotherKeysAnswer = async () => {
     const other = await read(59);
-    return (await client.get(REDIS_KEY_PREFIX + other.etag!))!;
+    return (await client.get(redisKeyOf(other.etag!)))!;
   };
   const rejectedCount = async () =>
     Number(/^tradegraph_redis_values_rejected_total\{store="response_cache"\} (\d+)$/m.exec(await (await fetch(`${kit.url}/metrics`)).text())?.[1]);
@@ -91,7 +91,7 @@ describe('a cached answer in Redis overwritten with a value this service did not
       const first = await read(size);
       expect(first.status).toBe(200);
       expect(first.etag).toMatch(/^[0-9a-f]{64}$/);
-      const key = REDIS_KEY_PREFIX + first.etag!;
+      const key = redisKeyOf(first.etag!);
       expect(await client.exists(key)).toBe(1);
       await plant(key);
       const calls = kit.simulator.callsOf('readInventory').length;

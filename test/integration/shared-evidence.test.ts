@@ -5,7 +5,7 @@
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { credentialDigest } from '../../src/credentials.js';
-import { REDIS_KEY_PREFIX } from '../../src/partner/accepted-credentials.js';
+import { REDIS_KEY_PREFIXES } from '../../src/redis-keys.js';
 import { DEMO_APP_ID, DEMO_PLATFORM_ID, platformIdWithSize } from '../../src/simulator/data.js';
 import { InventoryTotalDocument } from '../generated/graphql.js';
 import { startRedisServer, type RedisServer } from '../support/redis.js';
@@ -35,7 +35,7 @@ const readTotal = (kit: Testkit, platformId: string, token: string) =>
 describe('accepted credentials shared through Redis', () => {
   it('a replica knows the callers another one saw accepted: their failures there open its circuit', async () => {
     for (const token of TOKENS) expectNoGraphQLErrors(await readTotal(a, DEMO_PLATFORM_ID, token));
-    const shared = async () => (await redis.dump()).filter(({ key }) => key.startsWith(REDIS_KEY_PREFIX));
+    const shared = async () => (await redis.dump()).filter(({ key }) => key.startsWith(REDIS_KEY_PREFIXES.acceptedCredential));
     await vi.waitFor(async () => expect(await shared()).toHaveLength(TOKENS.length), { timeout: 15_000, interval: 50 });
     // Digests with a time to live, never a token.
     for (const { key, value } of await shared()) for (const token of TOKENS) expect(`${key} ${value}`).not.toContain(token);
@@ -79,12 +79,12 @@ describe('values planted at accepted-credential keys', () => {
     expectNoGraphQLErrors(await readTotal(writer, DEMO_PLATFORM_ID, 'planted-credential-real'));
     const client = new Redis(plantedRedis.port, '127.0.0.1');
     try {
-      const realKey = REDIS_KEY_PREFIX + credentialDigest('planted-credential-real');
+      const realKey = REDIS_KEY_PREFIXES.acceptedCredential + credentialDigest('planted-credential-real');
       await vi.waitFor(async () => expect(await client.exists(realKey)).toBe(1), { timeout: 15_000, interval: 50 });
       const realValue = (await client.get(realKey))!;
       const values = ['1', String(Date.now() + 3_600_000), realValue];
       for (const [n, token] of MADE_UP.entries()) {
-        await client.set(REDIS_KEY_PREFIX + credentialDigest(token), values[n]!, 'PX', 3_600_000);
+        await client.set(REDIS_KEY_PREFIXES.acceptedCredential + credentialDigest(token), values[n]!, 'PX', 3_600_000);
       }
     } finally {
       client.disconnect();

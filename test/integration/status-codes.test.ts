@@ -153,7 +153,7 @@ describe('introspection in development', () => {
 describe('a client that accepts only a stream', () => {
   it.each([
     ['text/event-stream', 'a validation error', { method: 'POST', body: '{"query":"{ nope }"}' }, 200, 'GRAPHQL_VALIDATION_FAILED'],
-    // Not a GraphQL request at all: 400, whatever the stream (http/refusals.ts).
+    // Not a GraphQL request at all: 400, whatever the stream (plugins/refusal-bodies.ts).
     ['text/event-stream', 'a malformed body', { method: 'POST', body: '{"query":' }, 400, 'BAD_REQUEST'],
     ['text/event-stream', 'a GET without the CSRF header', { method: 'GET' }, 403, 'CSRF_HEADER_REQUIRED'],
     ['multipart/mixed', 'a validation error', { method: 'POST', body: '{"query":"{ nope }"}' }, 400, 'GRAPHQL_VALIDATION_FAILED'],

@@ -12,7 +12,7 @@ import { CSRF_HEADER } from '../../src/plugins/csrf-prevention.js';
 import { createLogger } from '../../src/logger.js';
 import { createTradegraph } from '../../src/server.js';
 import { loadConfig, readTrustedDocuments, TRUSTED_DOCUMENTS_MAX_BYTES } from '../../src/config.js';
-import { OPERATION_LIMITS } from '../../src/plugins/operation-limits.js';
+import { OPERATION_LIMITS } from '../../src/tunables.js';
 import { DEMO_ACCESS_TOKEN, DEMO_APP_ID, DEMO_PLATFORM_ID } from '../../src/simulator/data.js';
 
 const variables = { platformId: DEMO_PLATFORM_ID, appId: DEMO_APP_ID };

@@ -4,9 +4,9 @@ import { CallAbort } from '../../src/partner/call-abort.js';
 import type { PartnerCall, UpstreamCall } from '../../src/partner/call.js';
 import { ConnectionClaims } from '../../src/partner/connection-claims.js';
 
-/** An idempotent read unless `call` says otherwise; `key` identifies its answer; `timeoutMs` its timeout at the partner. */
+/** An idempotent read shared in flight unless `call` says otherwise; `key` identifies its answer; `timeoutMs` its timeout at the partner. */
 export function upstreamCall(call: Partial<PartnerCall> = {}, { key = 'read 1', timeoutMs = 60_000 } = {}): UpstreamCall {
-  const whole: PartnerCall = { operation: 'readInventory', method: 'GET', segments: ['inventory'], idempotent: true, maxResponseBytes: 1_000, ...call };
+  const whole: PartnerCall = { operation: 'readInventory', method: 'GET', segments: ['inventory'], idempotent: true, shareInFlight: true, maxResponseBytes: 1_000, ...call };
   return {
     call: whole,
     info: { operation: whole.operation, method: whole.method, origin: 'http://127.0.0.1:1', path: '/inventory' },

@@ -3,7 +3,7 @@
 import { EventEmitter } from 'node:events';
 import type { ServerResponse } from 'node:http';
 import { describe, expect, it } from 'vitest';
-import { createAnswerBudget } from '../../src/http/answer-budget.js';
+import { createAnswerBudget } from '../../src/plugins/answer-budget.js';
 
 const response = () => new EventEmitter() as unknown as ServerResponse;
 

@@ -1,12 +1,11 @@
 // The budget of answers in flight (ANSWER_BYTES_IN_FLIGHT): each answer's body is counted from the
 // moment it is made until its response closes (sent, cut, or its client gone), and an answer the
 // budget has no room for is dropped and answered 503 OVERLOADED with Retry-After, as the budget of
-// request bodies answers (shedding.ts). A thousand clients of one large answer hold the budget, not
+// request bodies answers (http/shedding.ts). A thousand clients of one large answer hold the budget, not
 // a thousand copies of the answer.
 import type { ServerResponse } from 'node:http';
 import type { Plugin } from 'graphql-yoga';
-import { OverloadedError } from '../errors.js';
-import { errorBody } from './send-json.js';
+import { errorAnswerBody, OverloadedError } from '../errors.js';
 
 export interface AnswerBudget {
   /** Counts `bytes` until `res` closes; false, counting nothing, when they do not fit. */
@@ -41,7 +40,7 @@ const BODY_FIELDS = ['content-length', 'content-encoding', 'etag', 'last-modifie
  */
 export function useAnswerBudget<TContext extends object>(budget: AnswerBudget, onRefusal: () => void = () => {}): Plugin<TContext> {
   const error = new OverloadedError('The service is sending as many answers as it holds at once; retry in 1 s.', 1);
-  const refusal = errorBody(error);
+  const refusal = errorAnswerBody(error);
   return {
     onResponse({ response, serverContext, setResponse, fetchAPI }) {
       const res = (serverContext as { res?: ServerResponse }).res;

@@ -2,8 +2,8 @@
 // count of answers: one largest read is near a megabyte, while a made-up credential can fill a count
 // with answers of a few bytes each. lru-cache (what envelop's own in-memory cache is built on) does
 // the bounding; answers are kept past their TTL for the stale-if-error window, within the same budget.
-import type { Cache } from '@graphql-yoga/plugin-response-cache';
 import { LRUCache } from 'lru-cache';
+import type { CachedResult, ResponseStore, StoredResult } from './store-contract.js';
 
 interface InProcessStoreOptions {
   /** The most the store holds, in bytes of heap its entries are weighed at (entryHeapBytes); least recently used dropped first. */
@@ -14,19 +14,6 @@ interface InProcessStoreOptions {
   staleIfErrorMs?: number;
 }
 
-/** An answer kept past its TTL, and how old it is. */
-export interface StaleAnswer {
-  data: CachedResult['data'];
-  /** Milliseconds since the answer was stored. */
-  ageMs: number;
-}
-
-/** What the cache plugin needs of a store, and the stale answer an outage may serve. */
-export interface ResponseStore extends Cache {
-  /** The answer of this key kept past its TTL and still within the stale-if-error window. */
-  staleIfError(id: string): Promise<StaleAnswer | undefined> | StaleAnswer | undefined;
-}
-
 export interface InProcessStore extends ResponseStore {
   /** The bytes of heap its entries are weighed at now (never above maxBytes), for the metrics. */
   readonly bytes: number;
@@ -34,12 +21,6 @@ export interface InProcessStore extends ResponseStore {
   /** The budget: maxBytes. */
   readonly maxBytes: number;
 }
-
-/** An answer as the response-cache plugin hands it to its store. */
-export type CachedResult = Parameters<Cache['set']>[1];
-
-/** An answer as the store hands it back: with the text Yoga writes for it (`servedAs`). */
-export type StoredResult = CachedResult & { stringify: (value: unknown) => string };
 
 /**
  * The heap one entry holds beside its JSON: its key (a 64-character hash), lru-cache's slots for it,
@@ -75,7 +56,7 @@ interface Entry {
  * with its metadata fields deleted, which V8 holds as dictionaries, serialised at a dictionary's
  * pace (docs/decisions/library-departures.md). The ETag (the key) and Last-Modified are made again
  * on each hit rather than kept per entry. Entities are ignored: nothing is invalidated (see
- * response-cache.ts).
+ * store.ts).
  */
 export function createInProcessStore({ maxBytes, maxEntryBytes, staleIfErrorMs = 0 }: InProcessStoreOptions): InProcessStore {
   const answers = new LRUCache<string, Entry>({ maxSize: maxBytes });
