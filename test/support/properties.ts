@@ -16,7 +16,8 @@ export function propertyParameters<T>(numRuns: number, timeLimitMs = 50_000): fc
     numRuns: env.FC_RUNS ? Number(env.FC_RUNS) : numRuns,
     ...(env.FC_SEED ? { seed: Number(env.FC_SEED) } : {}),
     ...(env.FC_PATH ? { path: env.FC_PATH } : {}),
-    interruptAfterTimeLimit: timeLimitMs,
+    // A longer hunt (FC_RUNS) is bounded by vitest's --testTimeout alone.
+    ...(env.FC_RUNS ? {} : { interruptAfterTimeLimit: timeLimitMs }),
     markInterruptAsFailure: true,
     verbose: fc.VerbosityLevel.Verbose,
   };
