@@ -128,10 +128,18 @@ describe('partner client', () => {
   });
 
   it('reports a call whose client went away as cancelled, not as an outage', async () => {
-    answer = (res) => setTimeout(() => res.end(envelope({ late: true })), 300);
+    // Ordered by events, not by timers: the client leaves once the partner holds the call, and the
+    // partner answers only after it has left, however slow the machine.
     const leaving = new AbortController();
+    let arrived!: () => void;
+    const atPartner = new Promise<void>((resolve) => (arrived = resolve));
+    answer = (res) => {
+      leaving.signal.addEventListener('abort', () => res.end(envelope({ late: true })), { once: true });
+      arrived();
+    };
     const call = get(leaving.signal);
-    setTimeout(() => leaving.abort(), 50);
+    await atPartner;
+    leaving.abort();
     const error = await failure(call);
     expect(error.code).toBe(ErrorCode.UPSTREAM_UNAVAILABLE);
     // The caller is answered as it leaves; the call it was the only one waiting for ends after.

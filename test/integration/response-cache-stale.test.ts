@@ -4,7 +4,7 @@
 // `extensions.stale` with its age and an Age header. Never to another credential, never past the window, never for a mutation,
 // never in place of a refusal the partner did answer; in-process and through Redis alike.
 import { print, type GraphQLFormattedError } from 'graphql';
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { itemAt, platformIdWithSize } from '../../src/simulator/data.js';
 import { CalculateListingFeeDocument, InventoryPageDocument } from '../generated/graphql.js';
 import { startRedisServer, type RedisServer } from '../support/redis.js';
@@ -22,9 +22,20 @@ async function read(kit: Testkit, size: number, token: string) {
   return { status: response.status, age: response.headers.get('age'), body };
 }
 
-/** Waits until the clock has passed `time` (ms since the epoch): an answer's TTL or window running out. */
-async function until(time: number): Promise<void> {
-  while (Date.now() <= time) await new Promise((resolve) => setTimeout(resolve, Math.min(100, time - Date.now() + 1)));
+// A TTL and the stale window are measured on Date's clock (the in-process store's and Redis
+// envelopes' `at`): each test holds that clock still and moves it past a TTL rather than waiting,
+// so a stalled machine can neither expire an answer early nor make a test wait. Only Date is faked:
+// sockets, timers and Redis's own expiry run in real time.
+beforeEach(() => {
+  vi.useFakeTimers({ toFake: ['Date'], now: Date.now() });
+});
+afterEach(() => {
+  vi.useRealTimers();
+});
+
+/** Moves Date's clock past `time` (ms since the epoch): an answer's TTL or window running out. */
+function until(time: number): void {
+  vi.setSystemTime(time + 1);
 }
 
 /** Reads a page and waits until its answer's TTL has passed: the answer is kept for the window only. */
@@ -32,7 +43,7 @@ async function readThenOutlive(kit: Testkit, size: number, token: string, ms = T
   const fresh = await read(kit, size, token);
   expect(fresh.status).toBe(200);
   expect(fresh.body.errors).toBeUndefined();
-  await until(Date.now() + ms + 50);
+  until(Date.now() + ms);
   return fresh;
 }
 
@@ -84,7 +95,7 @@ describe('stale-if-error, in-process', () => {
     };
     const fresh = await send('stale-token-three');
     expect(fresh.body.data).toEqual({ one: { totalCount: 42 }, two: { totalCount: 43 } });
-    await until(Date.now() + TTL_MS + 50);
+    until(Date.now() + TTL_MS);
     // One inventory fails, the other answers: the whole last good answer stands in.
     kit.simulator.injectFault({ kind: 'http-503', operation: 'readInventory', platformId: variables.two });
     expectStale(await send('stale-token-three'), fresh, 1);
@@ -101,7 +112,7 @@ describe('stale-if-error, in-process', () => {
     const item = itemAt(platformIdWithSize(3), 730, 0);
     const input = { items: [{ price: 1500, token: item.token, styleToken: item.styleToken }] };
     expectNoGraphQLErrors(await kit.execute(CalculateListingFeeDocument, { input }, { token: 'stale-token-four' }));
-    await until(Date.now() + TTL_MS + 50);
+    until(Date.now() + TTL_MS);
     kit.simulator.injectFault({ kind: 'http-503', operation: 'calculateListingFee' });
     const outage = await kit.execute(CalculateListingFeeDocument, { input }, { token: 'stale-token-four' });
     expect(errorCodes(outage)).toEqual(['UPSTREAM_UNAVAILABLE']);
@@ -185,8 +196,14 @@ describe('stale-if-error past its window', () => {
 
   it('answers the outage once the window after the TTL has passed', async () => {
     const kit = kitOf();
-    await readThenOutlive(kit, 45, 'stale-token-six', TTL_MS + 1000);
+    // The clock stands still: the answer is stored at this instant.
+    const storedAt = Date.now();
+    const fresh = await read(kit, 45, 'stale-token-six');
     kit.simulator.injectFault({ kind: 'http-503', operation: 'readInventory' });
+    // The window's last millisecond still has it; the next one does not.
+    vi.setSystemTime(storedAt + TTL_MS + 1000);
+    expectStale(await read(kit, 45, 'stale-token-six'), fresh, 2);
+    vi.setSystemTime(storedAt + TTL_MS + 1001);
     const outage = await read(kit, 45, 'stale-token-six');
     expect(new Set(errorCodes(outage.body))).toEqual(new Set(['UPSTREAM_UNAVAILABLE']));
     expect(outage.body.extensions?.stale).toBeUndefined();

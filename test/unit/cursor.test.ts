@@ -35,6 +35,45 @@ describe('item cursors', () => {
     expect(() => decodeItemCursor(cursor)).toThrow(`Cursor '${cursor}' is not a cursor of this API.`);
   });
 
+  describe('of a second inventory', () => {
+    // Same account, other game; same game, other account; and coordinates that, run together
+    // without a separator (platform id, then app id), read as the first's.
+    const OTHERS = [
+      { platformId: INVENTORY.platformId, appId: 570 },
+      { platformId: '76561198000000241', appId: INVENTORY.appId },
+      { platformId: `${INVENTORY.platformId}7`, appId: 30 },
+    ];
+    const cursor = { assetId: '42', index: 3 };
+
+    it.each(OTHERS)('are refused on another inventory, %j, as BAD_USER_INPUT of `after`', (other) => {
+      const fromA = encodeItemCursor(cursor);
+      let refusal: unknown;
+      try {
+        decodeOn(fromA, other);
+      } catch (error) {
+        refusal = error;
+      }
+      expect(refusal).toMatchObject({
+        message: `Cursor '${fromA}' belongs to another inventory's items.`,
+        extensions: { code: 'BAD_USER_INPUT', argumentName: 'after' },
+      });
+      // The other inventory's own cursor of the same item is a different text, accepted there only.
+      const fromB = encodeWithTag(cursor, inventoryTag(other));
+      expect(fromB).not.toBe(fromA);
+      expect(decodeOn(fromB, other)).toEqual(cursor);
+      expect(() => decodeItemCursor(fromB)).toThrow("belongs to another inventory's items.");
+    });
+
+    it('are accepted on the same inventory however its reference was made', () => {
+      expect(decodeOn(encodeItemCursor(cursor), { appId: 730, platformId: '76561198000000240' })).toEqual(cursor);
+    });
+
+    it('name each inventory by its own tag', () => {
+      const tags = [INVENTORY, ...OTHERS].map(inventoryTag);
+      expect(new Set(tags).size).toBe(tags.length);
+    });
+  });
+
   it('quotes only the start of a huge cursor', () => {
     const huge = 'x'.repeat(10_000);
     expect(() => decodeItemCursor(huge)).toThrow(`Cursor '${'x'.repeat(64)}…' is not a cursor of this API.`);

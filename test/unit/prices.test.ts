@@ -17,7 +17,7 @@ import { describe, expect, it } from 'vitest';
 import { encodeGlobalId } from '../../src/inventory/global-id.js';
 import { ITEM_INVENTORY, toInventoryRef } from '../../src/inventory/model.js';
 import { APP_KEY_FIELDS } from '../../src/cost/policy.js';
-import { pricesOf } from '../../src/cost/price.js';
+import { operationCost, pricesOf } from '../../src/cost/price.js';
 import { resolvers } from '../../src/resolvers/index.js';
 import { buildSchema, loadTypeDefs } from '../../src/schema.js';
 
@@ -107,7 +107,68 @@ function missingPrices(schema: GraphQLSchema, partnerFields: readonly string[]):
   return missing;
 }
 
+/**
+ * The price list docs/operation-limits.md states ("one per partner call, one per item the partner
+ * reads or prices"), field by field: what each priced field of the schema must carry. A field with
+ * no entry must carry no price at all.
+ */
+const PRICE_LIST: Record<string, { weight: number; listSize?: object; inputs?: object[] }> = {
+  // One partner call reading one item.
+  'Query.node': { weight: 2 },
+  // One partner call (the page read that reports `total`).
+  'Inventory.totalCount': { weight: 1 },
+  // The page call, plus one per item asked for (`first`, 20 when omitted or null).
+  'Inventory.items': {
+    weight: 1,
+    listSize: { assumedSize: 20, slicingArguments: ['first'], sizedFields: ['edges', 'nodes'] },
+    inputs: [{ path: ['first'], weight: 1, slicing: true }],
+  },
+  // One partner call pricing one item.
+  'InventoryItem.listingFee': { weight: 1 },
+  // One call, plus one per input item priced.
+  'Mutation.calculateListingFee': { weight: 1, inputs: [{ path: ['input', 'items'], weight: 1, slicing: false }] },
+  // A list the partner answers whole: at most the 100 items of the input.
+  'CalculateListingFeePayload.fees': { weight: 0, listSize: { assumedSize: 100, slicingArguments: [], sizedFields: [] } },
+};
+
+/** Every field of the schema that carries a price, as the cost plan reads it. */
+function priceList(schema: GraphQLSchema): Record<string, { weight: number; listSize?: object; inputs?: object[] }> {
+  const found: Record<string, { weight: number; listSize?: object; inputs?: object[] }> = {};
+  for (const type of Object.values(schema.getTypeMap())) {
+    if (!(isObjectType(type) || isInterfaceType(type)) || type.name.startsWith('__')) continue;
+    for (const field of Object.values(type.getFields())) {
+      const { weight, listSize, inputs } = pricesOf(schema, field);
+      if (weight === 0 && !listSize && inputs.length === 0) continue;
+      found[`${type.name}.${field.name}`] = {
+        weight,
+        ...(listSize && { listSize: { ...listSize, sizedFields: [...listSize.sizedFields] } }),
+        ...(inputs.length > 0 && { inputs }),
+      };
+    }
+  }
+  return found;
+}
+
 describe('prices in the schema', () => {
+  it('prices each field as the documented price list says, and nothing else', () => {
+    expect(priceList(buildSchema())).toEqual(PRICE_LIST);
+  });
+
+  it('prices whole operations by those rules', () => {
+    const schema = buildSchema();
+    const cost = (query: string, variables?: Record<string, unknown>) => operationCost(schema, parse(query), null, variables);
+    const page = `inventory(platformId: "1", appId: 730)`;
+    const id = JSON.stringify(ARGUMENTS.id);
+    expect(cost(`{ node(id: ${id}) { id } }`)).toBe(2);
+    expect(cost(`{ ${page} { totalCount } }`)).toBe(1);
+    // The call, 20 items by default, a fee per item.
+    expect(cost(`{ ${page} { items { nodes { id listingFee(price: 5) { fee } } } } }`)).toBe(1 + 20 + 20);
+    expect(cost(`query($n: Int) { ${page} { items(first: $n) { edges { node { id } } } } }`, { n: 7 })).toBe(1 + 7);
+    expect(cost(`{ ${page} { items(first: null) { nodes { id } } } }`)).toBe(1 + 20);
+    const items = Array.from({ length: 3 }, (_, i) => `{ price: ${i + 1}, token: "t${i}" }`).join(', ');
+    expect(cost(`mutation { calculateListingFee(input: { items: [${items}] }) { fees { fee } } }`)).toBe(1 + 3);
+  });
+
   it('finds the resolvers that call the partner from the resolvers themselves', async () => {
     expect(await partnerResolvers()).toEqual([
       'Inventory.items',
