@@ -12,6 +12,7 @@ import { helpText } from './http/help.js';
 import { createNodeServer, listen } from './http/node-server.js';
 import { serviceRoutes } from './http/routes.js';
 import { createLoadShedding } from './http/shedding.js';
+import { createLiveInventories, useLiveInventories, type LiveInventories } from './live/inventories.js';
 import { createShutdown } from './http/shutdown.js';
 import { yogaLogging } from './logger.js';
 import { createMetrics, type TradegraphMetrics } from './observability/metrics.js';
@@ -49,6 +50,8 @@ export interface Tradegraph {
   redis: SharedRedis | null;
   /** The response cache's own Redis connection; null without RESPONSE_CACHE_REDIS_URL. */
   cacheRedis: SharedRedis | null;
+  /** Subscription.inventory's polls (docs/live-inventories.md). */
+  live: LiveInventories;
   listen(port: number, host?: string): Promise<string>;
   /**
    * Stops accepting, lets requests in flight finish (cutting their connections after `graceMs`),
@@ -89,17 +92,28 @@ export function createTradegraph({ config, logger, graphiqlHeaders = {}, schema 
   // Filled from the manifest once Yoga's pipeline exists (below).
   const trustedDocuments: TrustedDocuments = new Map();
 
+  const contextDependencies = {
+    partner,
+    listingFeeBatchMax: config.listingFeeBatchMax,
+    operationTimeoutMs: config.operationTimeoutMs,
+    pageMaxPartnerCalls: config.pageMaxPartnerCalls,
+  };
+  const live = createLiveInventories({
+    dependencies: contextDependencies,
+    intervalMs: config.livePollIntervalMs,
+    maxSubscriptions: config.liveSubscriptionsMax,
+    maxPerCredential: config.liveSubscriptionsPerCredential,
+  });
+
   const graphiql = config.production ? null : { page: graphiqlPage(graphiqlOptions(graphiqlHeaders)), graphqlPath: GRAPHQL_PATH };
   const yoga = createYoga<NodeServerContext, TradegraphContext>({
     schema,
     graphqlEndpoint: GRAPHQL_PATH,
-    context: createContextFactory({
-      partner,
-      listingFeeBatchMax: config.listingFeeBatchMax,
-      operationTimeoutMs: config.operationTimeoutMs,
-      pageMaxPartnerCalls: config.pageMaxPartnerCalls,
-    }),
-    plugins: tradegraphPlugins({ config, logger, metrics, clients, redis, cacheRedis, rateLimit, trustedDocuments, graphiql }),
+    context: createContextFactory(contextDependencies),
+    plugins: [
+      ...tradegraphPlugins({ config, logger, metrics, clients, redis, cacheRedis, rateLimit, trustedDocuments, graphiql }),
+      useLiveInventories<TradegraphContext>(live),
+    ],
     graphiql: config.production ? false : graphiqlOptions(graphiqlHeaders),
     // The page of the options above, rendered once (src/graphiql.ts), whose digest is its ETag.
     renderGraphiQL: () => graphiql!.page.html(),
@@ -156,9 +170,13 @@ export function createTradegraph({ config, logger, graphiqlHeaders = {}, schema 
     metrics,
     redis,
     cacheRedis: ownCacheRedis,
+    live,
     listen: (port, host = '127.0.0.1') => listen(server, port, host),
-    close: (graceMs = Number.POSITIVE_INFINITY) =>
-      shutdown.close(server, graceMs, () => Promise.all([partner.close(), redis?.close(), ownCacheRedis?.close()])),
+    close: (graceMs = Number.POSITIVE_INFINITY) => {
+      // Every live stream completes first, so that its connection can close within the drain.
+      live.close();
+      return shutdown.close(server, graceMs, () => Promise.all([partner.close(), redis?.close(), ownCacheRedis?.close()]));
+    },
   };
 }
 

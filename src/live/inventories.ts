@@ -1,0 +1,183 @@
+// Subscription.inventory: a subscription's selection is the query of the same field with the same
+// selection, run again on every poll of its (credential, inventory) group (hub.ts), with loaders of
+// the poll's own, through the same partner client, coalescing and breaker as every query. Yoga's
+// subscribe function is replaced for it (useLiveInventories), since graphql-js would run the
+// selection again for each subscriber on the subscription's own, per-request loaders.
+import { randomUUID } from 'node:crypto';
+import type { ServerResponse } from 'node:http';
+import stableStringify from 'fast-json-stable-stringify';
+import {
+  execute,
+  getArgumentValues,
+  getOperationAST,
+  getVariableValues,
+  GraphQLError,
+  Kind,
+  OperationTypeNode,
+  print,
+  type DocumentNode,
+  type ExecutionArgs,
+  type ExecutionResult,
+  type OperationDefinitionNode,
+} from 'graphql';
+import type { Plugin, YogaInitialContext } from 'graphql-yoga';
+import { createLoaders, type ContextDependencies, type TradegraphContext } from '../context.js';
+import { credentialKeyOf } from '../credentials.js';
+import { BadUserInputError, OperationLimitError, OverloadedError, UnauthenticatedError } from '../errors.js';
+import { toInventoryRef } from '../inventory/model.js';
+import type { RequestCost } from '../cost/request-cost.js';
+import { LiveHub, type LiveClock, type Tick } from './hub.js';
+
+export interface LiveInventoriesOptions {
+  dependencies: ContextDependencies;
+  intervalMs: number;
+  /** Open subscriptions on this replica; more are refused OVERLOADED. 0: subscriptions are refused. */
+  maxSubscriptions: number;
+  /** Open subscriptions per credential on this replica; more are refused OPERATION_LIMIT_EXCEEDED. */
+  maxPerCredential: number;
+  clock?: LiveClock;
+  onPoll?: (subscribers: number) => void;
+  /** Told of the partner work of each poll a subscriber shared, for its budget. */
+  onShare?: (credentialKey: string, cost: RequestCost) => void;
+}
+
+export interface LiveInventories {
+  readonly hub: LiveHub;
+  /** Opens one subscription: its events, or the refusal as a single result. */
+  open(args: ExecutionArgs): ExecutionResult | AsyncIterableIterator<ExecutionResult>;
+  close(): void;
+}
+
+/** The poll's context, shared by every selection its group runs on it. */
+interface PollContext {
+  context: TradegraphContext;
+  cost: RequestCost;
+}
+
+export function createLiveInventories(options: LiveInventoriesOptions): LiveInventories {
+  const { dependencies } = options;
+  const hub = new LiveHub({
+    intervalMs: options.intervalMs,
+    // A poll's loaders serve a newcomer only while its deadline leaves the newcomer time to read.
+    reuseTickMs: Math.min(options.intervalMs, dependencies.operationTimeoutMs / 2),
+    clock: options.clock,
+    onPoll: options.onPoll,
+  });
+  const contexts = new WeakMap<Tick, PollContext>();
+  const perCredential = new Map<string, number>();
+
+  const contextOf = (tick: Tick, accessToken: string, credentialKey: string): PollContext => {
+    let poll = contexts.get(tick);
+    if (!poll) {
+      const requestId = `live-${randomUUID()}`;
+      const deadline = { at: performance.now() + dependencies.operationTimeoutMs, ms: dependencies.operationTimeoutMs };
+      const cost: RequestCost = { requested: null, actual: 0 };
+      const credentials = { accessToken };
+      const loaders = createLoaders(dependencies, credentials, () => credentialKey, { signal: tick.signal, deadline, requestId }, cost);
+      poll = { context: { credentials, requestId, deadline, pageMaxPartnerCalls: dependencies.pageMaxPartnerCalls, loaders }, cost };
+      contexts.set(tick, poll);
+    }
+    return poll;
+  };
+
+  return {
+    hub,
+    close: () => hub.close(),
+    open(args) {
+      const { schema, document, operationName } = args;
+      const operation = getOperationAST(document, operationName);
+      const field = operation?.selectionSet.selections[0];
+      if (!operation || field?.kind !== Kind.FIELD || field.name.value !== 'inventory') {
+        return refusal(new BadUserInputError("A subscription selects 'inventory' at its root, written as a field (not in a fragment)."));
+      }
+      const coerced = getVariableValues(schema, operation.variableDefinitions ?? [], (args.variableValues ?? {}) as Record<string, unknown>);
+      if (coerced.errors) return { errors: coerced.errors };
+      const context = args.contextValue as TradegraphContext & YogaInitialContext;
+      try {
+        const fieldArgs = getArgumentValues(schema.getSubscriptionType()!.getFields().inventory!, field, coerced.coerced);
+        const { platformId, appId } = toInventoryRef(fieldArgs.platformId as string, fieldArgs.appId as number);
+        const { accessToken } = context.credentials;
+        const credentialKey = credentialKeyOf(context.request);
+        if (accessToken === null || credentialKey === null) {
+          throw new UnauthenticatedError("A live inventory needs the caller's partner access token: send it as 'Authorization: Bearer <token>'.");
+        }
+        if (options.maxSubscriptions === 0 || hub.subscribers >= options.maxSubscriptions) {
+          throw new OverloadedError(
+            `This replica serves its most live subscriptions (${options.maxSubscriptions}); try again later or elsewhere.`,
+            Math.ceil(options.intervalMs / 1000),
+          );
+        }
+        const open = perCredential.get(credentialKey) ?? 0;
+        if (open >= options.maxPerCredential) {
+          throw new OperationLimitError(
+            'liveSubscriptions',
+            `One caller may hold ${options.maxPerCredential} live subscriptions at once; close one first.`,
+            options.maxPerCredential,
+          );
+        }
+        perCredential.set(credentialKey, open + 1);
+        const query = asQuery(document, operation);
+        const responseKey = field.alias?.value ?? field.name.value;
+        const variableValues = coerced.coerced;
+        const events = hub.subscribe(`${credentialKey}\u0000${appId}\u0000${platformId}`, {
+          key: `${operationName ?? ''}\u0000${print(query)}\u0000${stableStringify(variableValues)}`,
+          run: async (tick) => {
+            const poll = contextOf(tick, accessToken, credentialKey);
+            const result = await execute({ schema, document: query, operationName, variableValues, contextValue: poll.context });
+            options.onShare?.(credentialKey, poll.cost);
+            return asSubscriptionResult(result, responseKey);
+          },
+          onEnd: () => {
+            const left = (perCredential.get(credentialKey) ?? 1) - 1;
+            if (left === 0) perCredential.delete(credentialKey);
+            else perCredential.set(credentialKey, left);
+          },
+        });
+        // Over SSE, a client that leaves is seen here: the stream Yoga reads from is not cancelled
+        // when the connection closes, and would poll for no one until the next keep-alive fails.
+        (context as { res?: ServerResponse }).res?.once('close', () => void events.return?.());
+        return events;
+      } catch (error) {
+        if (error instanceof GraphQLError) return refusal(error);
+        throw error;
+      }
+    },
+  };
+}
+
+/** Yoga's subscribe function, for the operations of Subscription.inventory (the schema's only subscription). */
+export function useLiveInventories<TContext extends object>(live: LiveInventories): Plugin<TContext> {
+  return {
+    onSubscribe({ setSubscribeFn }) {
+      setSubscribeFn((args) => live.open(args));
+    },
+  };
+}
+
+/**
+ * A refusal as the subscription's one event: without its `http` status, which would make Yoga
+ * answer the stream's request 4xx, and a streaming client see a network failure, not the error.
+ */
+function refusal(error: GraphQLError): ExecutionResult {
+  if (error.extensions.http === undefined) return { errors: [error] };
+  const { http: _http, ...extensions } = error.extensions;
+  return { errors: [new GraphQLError(error.message, { nodes: error.nodes, path: error.path, extensions })] };
+}
+
+/** The subscription's document with its operation a query: Query.inventory takes the same arguments and selection. */
+function asQuery(document: DocumentNode, operation: OperationDefinitionNode): DocumentNode {
+  return {
+    ...document,
+    definitions: document.definitions.map((definition) => (definition === operation ? { ...operation, operation: OperationTypeNode.QUERY } : definition)),
+  };
+}
+
+/**
+ * Query.inventory is nullable and Subscription.inventory is not: a field error that nulls the
+ * inventory nulls the whole event, as executing the subscription itself would.
+ */
+function asSubscriptionResult(result: ExecutionResult, responseKey: string): ExecutionResult {
+  if (result.data && result.data[responseKey] === null) return { ...result, data: null };
+  return result;
+}
+

@@ -1,0 +1,151 @@
+// Subscription.inventory over real transports against the real service and simulator on loopback:
+// the first event at once, one partner read per interval for every subscriber of one page, a change
+// sent to each of them, no event without a change, a client that leaves stops costing, the caps,
+// a refused token, and every stream completed on shutdown.
+import { createClient, type Client } from 'graphql-sse';
+import type { ExecutionResult } from 'graphql';
+import { afterEach, describe, expect, it } from 'vitest';
+import { DEMO_ACCESS_TOKEN, DEMO_APP_ID, DEMO_PLATFORM_ID } from '../../src/simulator/data.js';
+import { startTestkit, type Testkit } from '../support/testkit.js';
+
+const INTERVAL_MS = 400;
+const PAGE = `subscription Live($platformId: String!, $appId: Int!) {
+  inventory(platformId: $platformId, appId: $appId) { totalCount items(first: 5) { nodes { assetId } } }
+}`;
+const variables = { platformId: DEMO_PLATFORM_ID, appId: DEMO_APP_ID };
+
+interface Watch {
+  events: ExecutionResult[];
+  done: Promise<void>;
+  stop(): void;
+}
+
+/** Subscribes with a real graphql-sse client (Yoga's own "distinct connections" mode). */
+function watch(client: Client, query = PAGE, vars: Record<string, unknown> = variables): Watch {
+  const events: ExecutionResult[] = [];
+  let stop = () => {};
+  const done = new Promise<void>((resolve, reject) => {
+    stop = client.subscribe({ query, variables: vars }, { next: (event) => void events.push(event as ExecutionResult), error: reject, complete: resolve });
+  });
+  return { events, done, stop: () => stop() };
+}
+
+function sseClient(kit: Testkit, token: string | null = DEMO_ACCESS_TOKEN): Client {
+  return createClient({ url: kit.graphqlUrl, headers: token ? { authorization: `Bearer ${token}` } : {}, retryAttempts: 0 });
+}
+
+const until = async (check: () => boolean, ms = 5000) => {
+  const end = Date.now() + ms;
+  while (!check()) {
+    if (Date.now() > end) throw new Error('timed out waiting');
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+};
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+const reads = (kit: Testkit) => kit.simulator.callsOf('readInventory').length;
+
+let kit: Testkit | undefined;
+afterEach(async () => {
+  await kit?.close();
+  kit = undefined;
+});
+
+const start = async (config: Partial<Testkit['config']> = {}) =>
+  (kit = await startTestkit({ config: { livePollIntervalMs: INTERVAL_MS, ...config } }));
+
+describe('Subscription.inventory over SSE', () => {
+  it('sends the first event at once, and nothing more while the page does not change', async () => {
+    const kit = await start({ livePollIntervalMs: 300 });
+    const live = watch(sseClient(kit));
+    await until(() => live.events.length === 1);
+    const [first] = live.events;
+    expect(first!.errors).toBeUndefined();
+    expect(first!.data).toMatchObject({ inventory: { totalCount: 240 } });
+    expect((first!.data as { inventory: { items: { nodes: unknown[] } } }).inventory.items.nodes).toHaveLength(5);
+    // Three intervals later, the page was read again, and nothing new was sent.
+    await until(() => reads(kit) >= 3);
+    expect(live.events).toHaveLength(1);
+    live.stop();
+  });
+
+  it('reads the page once per interval for every subscriber, and sends each of them a change', async () => {
+    const kit = await start();
+    const clients = Array.from({ length: 6 }, () => watch(sseClient(kit)));
+    await until(() => clients.every((live) => live.events.length === 1));
+    const before = reads(kit);
+    // Two items are traded away: the page and the total change.
+    kit.simulator.tradeAway(DEMO_PLATFORM_ID, DEMO_APP_ID, 2);
+    await until(() => clients.every((live) => live.events.length === 2), INTERVAL_MS * 3);
+    for (const live of clients) expect(live.events[1]!.data).toMatchObject({ inventory: { totalCount: 238 } });
+    await sleep(INTERVAL_MS * 3);
+    const polls = reads(kit) - before;
+    // About one read per interval for six subscribers, never six per interval.
+    expect(polls).toBeGreaterThanOrEqual(2);
+    expect(polls).toBeLessThanOrEqual(5);
+    for (const live of clients) live.stop();
+  });
+
+  it('stops reading once the last subscriber leaves', async () => {
+    const kit = await start();
+    const live = watch(sseClient(kit));
+    await until(() => live.events.length === 1);
+    live.stop();
+    await until(() => kit.service.live.hub.subscribers === 0);
+    const after = reads(kit);
+    await sleep(INTERVAL_MS * 3);
+    expect(reads(kit)).toBe(after);
+    expect(kit.service.live.hub.groups).toBe(0);
+  });
+
+  it('ends the subscriptions of a token the partner refuses with UNAUTHENTICATED', async () => {
+    const kit = await start();
+    const live = watch(sseClient(kit, 'expired-token'));
+    await live.done;
+    expect(live.events).toHaveLength(1);
+    const codes = live.events[0]!.errors?.map((error) => error.extensions?.code) ?? [];
+    expect(codes.length).toBeGreaterThan(0);
+    expect(new Set(codes)).toEqual(new Set(['UNAUTHENTICATED']));
+    expect(kit.service.live.hub.subscribers).toBe(0);
+  });
+
+  it('refuses a subscription without a token, and bad arguments, before any partner read', async () => {
+    const kit = await start();
+    const anonymous = watch(sseClient(kit, null));
+    await anonymous.done;
+    expect(anonymous.events[0]!.errors?.map((error) => error.extensions?.code)).toEqual(['UNAUTHENTICATED']);
+    const bad = watch(sseClient(kit), PAGE, { platformId: '..', appId: DEMO_APP_ID });
+    await bad.done;
+    expect(bad.events[0]!.errors?.map((error) => error.extensions?.code)).toEqual(['BAD_USER_INPUT']);
+    expect(reads(kit)).toBe(0);
+  });
+
+  it('caps subscriptions per credential and per replica with typed refusals', async () => {
+    const kit = await start({ liveSubscriptionsPerCredential: 2, liveSubscriptionsMax: 3 });
+    const open = [watch(sseClient(kit)), watch(sseClient(kit))];
+    await until(() => open.every((live) => live.events.length === 1));
+    const third = watch(sseClient(kit));
+    await third.done;
+    expect(third.events[0]!.errors?.[0]?.extensions).toMatchObject({ code: 'OPERATION_LIMIT_EXCEEDED', limit: 'liveSubscriptions', maximum: 2 });
+    const other = watch(sseClient(kit, 'another-token'));
+    await until(() => other.events.length === 1);
+    const fourth = watch(sseClient(kit, 'a-third-token'));
+    await fourth.done;
+    expect(fourth.events[0]!.errors?.[0]?.extensions).toMatchObject({ code: 'OVERLOADED' });
+    // One leaves: its credential may open another.
+    open[0]!.stop();
+    await until(() => kit.service.live.hub.subscribers === 2);
+    const again = watch(sseClient(kit));
+    await until(() => again.events.length === 1);
+    expect(again.events[0]!.errors).toBeUndefined();
+    for (const live of [open[1]!, other, again]) live.stop();
+  });
+
+  it('completes every stream when the service shuts down', async () => {
+    const kit = await start();
+    const clients = [watch(sseClient(kit)), watch(sseClient(kit, 'another-token'))];
+    await until(() => clients.every((live) => live.events.length === 1));
+    const closing = kit.service.close(5000);
+    await Promise.all(clients.map((live) => live.done));
+    await closing;
+  });
+});
