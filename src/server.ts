@@ -13,6 +13,7 @@ import { createNodeServer, listen } from './http/node-server.js';
 import { serviceRoutes } from './http/routes.js';
 import { createLoadShedding } from './http/shedding.js';
 import { createLiveInventories, useLiveInventories, type LiveInventories } from './live/inventories.js';
+import { serveGraphQLOverWebSocket } from './live/websocket.js';
 import { createShutdown } from './http/shutdown.js';
 import { yogaLogging } from './logger.js';
 import { createMetrics, type TradegraphMetrics } from './observability/metrics.js';
@@ -163,6 +164,16 @@ export function createTradegraph({ config, logger, graphiqlHeaders = {}, schema 
     bodyStream: yoga.fetchAPI.ReadableStream,
   });
 
+  // graphql-ws over WebSocket at the same path: an upgrade request never reaches the handler above.
+  const websocket = serveGraphQLOverWebSocket({
+    server,
+    path: GRAPHQL_PATH,
+    yoga,
+    trustedDocuments,
+    trustedDocumentsOnly: config.trustedDocumentsOnly,
+    maxPayloadBytes: config.maxBodyBytes,
+  });
+
   return {
     server,
     yoga,
@@ -172,9 +183,13 @@ export function createTradegraph({ config, logger, graphiqlHeaders = {}, schema 
     cacheRedis: ownCacheRedis,
     live,
     listen: (port, host = '127.0.0.1') => listen(server, port, host),
-    close: (graceMs = Number.POSITIVE_INFINITY) => {
-      // Every live stream completes first, so that its connection can close within the drain.
+    close: async (graceMs = Number.POSITIVE_INFINITY) => {
+      // Every live stream completes first, so that its connection can close within the drain;
+      // the sockets, which node:http no longer counts as its requests, are closed (1001) after them.
       live.close();
+      // A turn for graphql-ws to send each ended subscription its `complete` before the close frame.
+      await new Promise((resolve) => setImmediate(resolve));
+      await websocket.close();
       return shutdown.close(server, graceMs, () => Promise.all([partner.close(), redis?.close(), ownCacheRedis?.close()]));
     },
   };

@@ -3,10 +3,13 @@
 // sent to each of them, no event without a change, a client that leaves stops costing, the caps,
 // a refused token, and every stream completed on shutdown.
 import { createClient, type Client } from 'graphql-sse';
+import { createClient as createWsClient, type Client as WsClient } from 'graphql-ws';
+import WebSocket from 'ws';
 import type { ExecutionResult } from 'graphql';
 import { afterEach, describe, expect, it } from 'vitest';
 import { DEMO_ACCESS_TOKEN, DEMO_APP_ID, DEMO_PLATFORM_ID } from '../../src/simulator/data.js';
 import { startTestkit, type Testkit } from '../support/testkit.js';
+import { manifestOf, sha256 } from '../support/trusted-documents.js';
 
 const INTERVAL_MS = 400;
 const PAGE = `subscription Live($platformId: String!, $appId: Int!) {
@@ -20,18 +23,30 @@ interface Watch {
   stop(): void;
 }
 
-/** Subscribes with a real graphql-sse client (Yoga's own "distinct connections" mode). */
-function watch(client: Client, query = PAGE, vars: Record<string, unknown> = variables): Watch {
+/** Subscribes with a real graphql-sse client (Yoga's own "distinct connections" mode) or graphql-ws client. */
+function watch(client: Client | WsClient, query = PAGE, vars: Record<string, unknown> = variables, extensions?: Record<string, unknown>): Watch {
   const events: ExecutionResult[] = [];
   let stop = () => {};
   const done = new Promise<void>((resolve, reject) => {
-    stop = client.subscribe({ query, variables: vars }, { next: (event) => void events.push(event as ExecutionResult), error: reject, complete: resolve });
+    stop = client.subscribe({ query, variables: vars, ...(extensions ? { extensions } : {}) }, { next: (event) => void events.push(event as ExecutionResult), error: reject, complete: resolve });
   });
+  // Handled from the start: a test that expects no failure awaits `done`, which still rejects.
+  done.catch(() => undefined);
   return { events, done, stop: () => stop() };
 }
 
 function sseClient(kit: Testkit, token: string | null = DEMO_ACCESS_TOKEN): Client {
   return createClient({ url: kit.graphqlUrl, headers: token ? { authorization: `Bearer ${token}` } : {}, retryAttempts: 0 });
+}
+
+function wsClient(kit: Testkit, token: string | null = DEMO_ACCESS_TOKEN): WsClient {
+  return createWsClient({
+    url: kit.graphqlUrl.replace(/^http/, 'ws'),
+    webSocketImpl: WebSocket,
+    connectionParams: token ? { authorization: `Bearer ${token}` } : {},
+    retryAttempts: 0,
+    lazy: true,
+  });
 }
 
 const until = async (check: () => boolean, ms = 5000) => {
@@ -147,5 +162,51 @@ describe('Subscription.inventory over SSE', () => {
     const closing = kit.service.close(5000);
     await Promise.all(clients.map((live) => live.done));
     await closing;
+  });
+});
+
+describe('Subscription.inventory over graphql-ws', () => {
+  it('shares one poll with SSE subscribers of the same page, and sends each a change', async () => {
+    const kit = await start();
+    const ws = wsClient(kit);
+    const clients = [watch(ws), watch(ws), watch(sseClient(kit))];
+    await until(() => clients.every((live) => live.events.length === 1));
+    expect(clients[0]!.events[0]!.data).toEqual(clients[2]!.events[0]!.data);
+    const before = reads(kit);
+    kit.simulator.tradeAway(DEMO_PLATFORM_ID, DEMO_APP_ID, 1);
+    await until(() => clients.every((live) => live.events.length === 2), INTERVAL_MS * 3);
+    for (const live of clients) expect(live.events[1]!.data).toMatchObject({ inventory: { totalCount: 239 } });
+    await sleep(INTERVAL_MS * 3);
+    expect(reads(kit) - before).toBeLessThanOrEqual(5);
+    for (const live of clients) live.stop();
+    await until(() => kit.service.live.hub.subscribers === 0);
+    await ws.dispose();
+  });
+
+  it('runs a trusted document by its hash, and refuses text where only trusted documents may run', async () => {
+    const kit = await start({ trustedDocuments: manifestOf(PAGE), trustedDocumentsOnly: true });
+    const ws = wsClient(kit);
+    const codeOf = (errors: unknown) => (errors as Array<{ extensions?: { code?: string } }>)[0]?.extensions?.code;
+    const refused = watch(ws);
+    await expect(refused.done.catch(codeOf)).resolves.toBe('PERSISTED_QUERY_ONLY');
+    const unknown = watch(ws, '', variables, { persistedQuery: { version: 1, sha256Hash: sha256('{ x }') } });
+    await expect(unknown.done.catch(codeOf)).resolves.toBe('PERSISTED_QUERY_NOT_FOUND');
+    const trusted = watch(ws, '', variables, { persistedQuery: { version: 1, sha256Hash: sha256(PAGE) } });
+    await until(() => trusted.events.length === 1);
+    expect(trusted.events[0]!.data).toMatchObject({ inventory: { totalCount: 240 } });
+    trusted.stop();
+    await ws.dispose();
+  });
+
+  it("completes a socket's subscriptions when the service shuts down", async () => {
+    const kit = await start();
+    const ws = wsClient(kit);
+    const live = watch(ws);
+    await until(() => live.events.length === 1);
+    await kit.service.close(5000);
+    // Completed, not failed by the socket's close.
+    await live.done;
+    expect(kit.service.live.hub.subscribers).toBe(0);
+    await ws.dispose();
   });
 });
