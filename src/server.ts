@@ -5,7 +5,7 @@ import type { GraphQLSchema } from 'graphql';
 import { createYoga, type YogaServerInstance } from 'graphql-yoga';
 import type { Logger } from 'pino';
 import { ConfigError, type Config } from './config.js';
-import { createContextFactory, type TradegraphContext } from './context.js';
+import { createContextFactory, type ContextDependencies, type TradegraphContext } from './context.js';
 import { credentialKeyOfHeader } from './credentials.js';
 import { graphiqlOptions, graphiqlPage } from './graphiql.js';
 import { helpText } from './http/help.js';
@@ -24,7 +24,7 @@ import { createClientIdentities } from './observability/client-identity.js';
 import { PartnerApi, type PartnerApiOptions } from './partner/index.js';
 import { maskedErrorsOf } from './plugins/error-codes.js';
 import { tradegraphPlugins } from './plugins/index.js';
-import { createRateLimit } from './plugins/rate-limit.js';
+import { createRateLimit, type RateLimit } from './plugins/rate-limit.js';
 import { prepareTrustedDocuments, type TrustedDocuments } from './plugins/trusted-documents.js';
 import { connectRedis, warnIfEvicting, type SharedRedis } from './redis.js';
 import { redisValues, type RedisValues } from './redis-values.js';
@@ -93,18 +93,13 @@ export function createTradegraph({ config, logger, graphiqlHeaders = {}, schema 
   // Filled from the manifest once Yoga's pipeline exists (below).
   const trustedDocuments: TrustedDocuments = new Map();
 
-  const contextDependencies = {
+  const contextDependencies: ContextDependencies = {
     partner,
     listingFeeBatchMax: config.listingFeeBatchMax,
     operationTimeoutMs: config.operationTimeoutMs,
     pageMaxPartnerCalls: config.pageMaxPartnerCalls,
   };
-  const live = createLiveInventories({
-    dependencies: contextDependencies,
-    intervalMs: config.livePollIntervalMs,
-    maxSubscriptions: config.liveSubscriptionsMax,
-    maxPerCredential: config.liveSubscriptionsPerCredential,
-  });
+  const live = liveInventoriesOf(config, contextDependencies, rateLimit, metrics);
 
   const graphiql = config.production ? null : { page: graphiqlPage(graphiqlOptions(graphiqlHeaders)), graphqlPath: GRAPHQL_PATH };
   const yoga = createYoga<NodeServerContext, TradegraphContext>({
@@ -193,6 +188,20 @@ export function createTradegraph({ config, logger, graphiqlHeaders = {}, schema 
       return shutdown.close(server, graceMs, () => Promise.all([partner.close(), redis?.close(), ownCacheRedis?.close()]));
     },
   };
+}
+
+/** Subscription.inventory's polls, priced by the rate limit when there is one, and counted. */
+function liveInventoriesOf(config: Config, dependencies: ContextDependencies, rateLimit: RateLimit | null, metrics: TradegraphMetrics): LiveInventories {
+  const live = createLiveInventories({
+    dependencies,
+    intervalMs: config.livePollIntervalMs,
+    maxSubscriptions: config.liveSubscriptionsMax,
+    maxPerCredential: config.liveSubscriptionsPerCredential,
+    spend: rateLimit ? (request, points) => rateLimit.spend(request, points) : undefined,
+    onPoll: (subscribers) => metrics.countLivePoll(subscribers),
+  });
+  metrics.watchLiveSubscriptions(() => live.hub.subscribers);
+  return live;
 }
 
 /** The partner clients' settings, every one from the configuration (config.ts holds the defaults). */

@@ -22,6 +22,8 @@ export interface LiveSelection {
   run(tick: Tick): Promise<ExecutionResult>;
   /** Called once the subscriber of this call has left (or was ended). */
   onEnd?(): void;
+  /** Charges this subscriber for a poll it shared; a refusal is sent as its last event. */
+  charge?(): Promise<GraphQLError | null>;
 }
 
 export interface LiveClock {
@@ -70,6 +72,7 @@ interface Sink {
   end(): void;
   /** The fingerprint of the last result sent, so that a subscriber is never sent the same result twice. */
   sent: string | undefined;
+  charge?: () => Promise<GraphQLError | null>;
 }
 
 interface Selection {
@@ -117,7 +120,7 @@ export class LiveHub {
   subscribe(groupKey: string, spec: LiveSelection): AsyncIterableIterator<ExecutionResult> {
     return new Repeater<ExecutionResult>(async (push, stop) => {
       if (this.#closed) return stop();
-      const sink: Sink = { push: (result) => void push(result), end: () => stop(), sent: undefined };
+      const sink: Sink = { push: (result) => void push(result), end: () => stop(), sent: undefined, charge: spec.charge?.bind(spec) };
       const group = this.#groupOf(groupKey);
       let selection = group.selections.get(spec.key);
       if (!selection) group.selections.set(spec.key, (selection = { spec, sinks: new Set() }));
@@ -174,6 +177,7 @@ export class LiveHub {
     this.options.onPoll?.(subscribers);
     const failed = await this.#runSelections(group, selections, tick);
     if (group.closed) return;
+    for (const selection of selections) for (const sink of selection.sinks) this.#charge(sink);
     group.failures = failed ? group.failures + 1 : 0;
     this.#schedule(group);
   }
@@ -196,6 +200,18 @@ export class LiveHub {
     // A token the partner refuses will not be accepted on the next poll either: its streams end.
     if (refused) this.#endGroup(group);
     return failed;
+  }
+
+  /** A subscriber whose budget refuses a poll gets the refusal and its stream ends; the others go on. */
+  #charge(sink: Sink): void {
+    void sink.charge?.().then(
+      (refusal) => {
+        if (!refusal) return;
+        sink.push({ errors: [refusal] });
+        sink.end();
+      },
+      () => undefined,
+    );
   }
 
   #send(sink: Sink, { fingerprint, result }: { fingerprint: string; result: ExecutionResult }): void {

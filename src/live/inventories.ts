@@ -25,6 +25,7 @@ import { createLoaders, type ContextDependencies, type TradegraphContext } from 
 import { credentialKeyOf } from '../credentials.js';
 import { BadUserInputError, OperationLimitError, OverloadedError, UnauthenticatedError } from '../errors.js';
 import { toInventoryRef } from '../inventory/model.js';
+import { operationPrice } from '../cost/price.js';
 import type { RequestCost } from '../cost/request-cost.js';
 import { LiveHub, type LiveClock, type Tick } from './hub.js';
 
@@ -37,14 +38,17 @@ export interface LiveInventoriesOptions {
   maxPerCredential: number;
   clock?: LiveClock;
   onPoll?: (subscribers: number) => void;
-  /** Told of the partner work of each poll a subscriber shared, for its budget. */
-  onShare?: (credentialKey: string, cost: RequestCost) => void;
+  /**
+   * Spends a caller's budget (the rate limit's), answering its refusal: the selection's price as it
+   * opens, and 1 for each poll it shares after. None without a rate limit.
+   */
+  spend?: (request: Request, points: number) => Promise<GraphQLError | null>;
 }
 
 export interface LiveInventories {
   readonly hub: LiveHub;
   /** Opens one subscription: its events, or the refusal as a single result. */
-  open(args: ExecutionArgs): ExecutionResult | AsyncIterableIterator<ExecutionResult>;
+  open(args: ExecutionArgs): Promise<ExecutionResult | AsyncIterableIterator<ExecutionResult>>;
   close(): void;
 }
 
@@ -83,7 +87,7 @@ export function createLiveInventories(options: LiveInventoriesOptions): LiveInve
   return {
     hub,
     close: () => hub.close(),
-    open(args) {
+    async open(args) {
       const { schema, document, operationName } = args;
       const operation = getOperationAST(document, operationName);
       const field = operation?.selectionSet.selections[0];
@@ -115,8 +119,15 @@ export function createLiveInventories(options: LiveInventoriesOptions): LiveInve
             options.maxPerCredential,
           );
         }
-        perCredential.set(credentialKey, open + 1);
         const query = asQuery(document, operation);
+        const { request } = context;
+        if (options.spend) {
+          // Opening costs what the same query would; each poll shared after costs 1 (docs/live-inventories.md).
+          const price = operationPrice(schema, query, operationName, coerced.coerced)?.cost ?? 1;
+          const refused = await options.spend(request, Math.max(1, price));
+          if (refused) return refusal(refused);
+        }
+        perCredential.set(credentialKey, open + 1);
         const responseKey = field.alias?.value ?? field.name.value;
         const variableValues = coerced.coerced;
         const events = hub.subscribe(`${credentialKey}\u0000${appId}\u0000${platformId}`, {
@@ -124,9 +135,9 @@ export function createLiveInventories(options: LiveInventoriesOptions): LiveInve
           run: async (tick) => {
             const poll = contextOf(tick, accessToken, credentialKey);
             const result = await execute({ schema, document: query, operationName, variableValues, contextValue: poll.context });
-            options.onShare?.(credentialKey, poll.cost);
             return asSubscriptionResult(result, responseKey);
           },
+          charge: options.spend ? () => options.spend!(request, 1) : undefined,
           onEnd: () => {
             const left = (perCredential.get(credentialKey) ?? 1) - 1;
             if (left === 0) perCredential.delete(credentialKey);

@@ -14,6 +14,7 @@
 import { hash } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
 import type { Plugin } from 'graphql-yoga';
+import type { GraphQLError } from 'graphql';
 import type { RateLimiterAbstract, RateLimiterRes } from 'rate-limiter-flexible';
 import type { RateLimitConfig } from '../config.js';
 import type { TradegraphContext } from '../context.js';
@@ -68,6 +69,8 @@ export interface RateLimit {
   plugin: Plugin<TradegraphContext>;
   /** The RateLimit-Policy and RateLimit fields of a credential's own budget (null: the anonymous one), read without spending. */
   fieldsOf(credential: string | null): Promise<Record<string, string>>;
+  /** Spends `points` of the request's caller's own budget outside an execution (a live subscription's); answers the refusal, if any. */
+  spend(request: Request, points: number): Promise<GraphQLError | null>;
 }
 
 export function createRateLimit({ max, windowMs, proxyHops = 0, accepted, redis, onRefusal }: RateLimitOptions): RateLimit {
@@ -123,7 +126,7 @@ export function createRateLimit({ max, windowMs, proxyHops = 0, accepted, redis,
       for (const [name, value] of Object.entries(fieldsOfThrottle(record.throttle))) response.headers.set(name, value);
     },
   };
-  return { plugin, fieldsOf };
+  return { plugin, fieldsOf, spend: (request, points) => spendOwn(request, credentialKeyOf(request), points) };
 
   /** Spends `points` of the caller's own budget, records what is left of it, and answers the refusal if any. */
   async function spendOwn(request: Request, credential: string | null, points: number): Promise<OperationRateLimitedError | null> {

@@ -155,6 +155,20 @@ describe('Subscription.inventory over SSE', () => {
     for (const live of [open[1]!, other, again]) live.stop();
   });
 
+  it("charges the caller's budget the selection's price as it opens and 1 per poll shared, and ends the stream it refuses", async () => {
+    const kit = await start({ rateLimit: { max: 10, windowMs: 60_000 } });
+    const live = watch(sseClient(kit));
+    await live.done;
+    const codes = live.events.map((event) => event.errors?.[0]?.extensions?.code);
+    // The first event, then polls until the budget is spent, and the refusal last.
+    expect(codes[0]).toBeUndefined();
+    expect(codes.at(-1)).toBe('RATE_LIMITED');
+    expect(kit.service.live.hub.subscribers).toBe(0);
+    const refused = watch(sseClient(kit));
+    await refused.done;
+    expect(refused.events.map((event) => event.errors?.[0]?.extensions?.code)).toEqual(['RATE_LIMITED']);
+  });
+
   it('completes every stream when the service shuts down', async () => {
     const kit = await start();
     const clients = [watch(sseClient(kit)), watch(sseClient(kit, 'another-token'))];
