@@ -169,6 +169,20 @@ describe('Subscription.inventory over SSE', () => {
     expect(refused.events.map((event) => event.errors?.[0]?.extensions?.code)).toEqual(['RATE_LIMITED']);
   });
 
+  it('opens an SSE stream with a keep-alive comment, which proxies see as traffic', async () => {
+    const kit = await start();
+    const response = await fetch(kit.graphqlUrl, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', accept: 'text/event-stream', authorization: `Bearer ${DEMO_ACCESS_TOKEN}` },
+      body: JSON.stringify({ query: PAGE, variables }),
+    });
+    expect(response.headers.get('content-type')).toMatch(/^text\/event-stream/);
+    const reader = response.body!.getReader();
+    const { value } = await reader.read();
+    expect(new TextDecoder().decode(value)).toMatch(/^:/);
+    await reader.cancel();
+  });
+
   it('completes every stream when the service shuts down', async () => {
     const kit = await start();
     const clients = [watch(sseClient(kit)), watch(sseClient(kit, 'another-token'))];
