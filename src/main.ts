@@ -8,6 +8,9 @@ import { createTradegraph } from './server.js';
 import type { PartnerSimulator } from './simulator/server.js';
 import { SHUTDOWN_GRACE_MS, TRACING_FLUSH_MS } from './tunables.js';
 
+/** How often the embedded simulator's demo inventory changes (tradeOverTime): GraphiQL's live tab shows an event this often. */
+const DEMO_TRADE_EVERY_MS = 20_000;
+
 async function main(): Promise<void> {
   const config = stopOnConfigError(() => loadConfig(process.env));
   await checkHost(config.host).catch(reportConfigError);
@@ -25,11 +28,13 @@ async function main(): Promise<void> {
   let graphiqlHeaders: Record<string, string> = {};
   if (partnerApiUrl === null) {
     // Loaded on demand, like the tracing SDK: a service with a real upstream never holds the demo.
-    const [{ startSimulator }, { DEMO_ACCESS_TOKEN, DEMO_APP_KEY }] = await Promise.all([
+    const [{ startSimulator }, { DEMO_ACCESS_TOKEN, DEMO_APP_KEY, DEMO_APP_ID, LIVE_DEMO_PLATFORM_ID }] = await Promise.all([
       import('./simulator/server.js'),
       import('./simulator/data.js'),
     ]);
     simulator = await startSimulator({ adminRoutes: config.simulatorAdminRoutes });
+    // The demo inventory changes, so that GraphiQL's live tab shows events (graphiql/live-inventory.graphql).
+    simulator.tradeOverTime(LIVE_DEMO_PLATFORM_ID, DEMO_APP_ID, DEMO_TRADE_EVERY_MS);
     graphiqlHeaders = { Authorization: `Bearer ${DEMO_ACCESS_TOKEN}` };
     partnerApiUrl = partnerOpenApiUrl = simulator.url;
     partnerAppKey ??= DEMO_APP_KEY;

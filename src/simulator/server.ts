@@ -190,6 +190,19 @@ export class PartnerSimulator {
     this.tradedAway.set(key, Math.max(0, (this.tradedAway.get(key) ?? 0) + count));
   }
 
+  /**
+   * Trades every `everyMs` on the embedded simulator, so that a live subscription in GraphiQL shows
+   * changes: an item of the inventory traded away, and received back on the next turn.
+   */
+  tradeOverTime(platformId: string, appId: number, everyMs: number): void {
+    let away = false;
+    const timer = setInterval(() => {
+      this.tradeAway(platformId, appId, away ? -1 : 1);
+      away = !away;
+    }, everyMs);
+    timer.unref();
+  }
+
   /** How many items of the inventory's start are traded away. */
   tradedAwayOf(platformId: string, appId: number): number {
     return this.tradedAway.get(`${appId}/${platformId}`) ?? 0;
