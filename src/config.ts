@@ -84,6 +84,13 @@ const EnvSchema = z.object({
   MAX_OPERATIONS_IN_FLIGHT: z.preprocess(emptyAsUnset, integer(1, 1_000_000).default(1024)),
   OPERATION_TIMEOUT_MS: z.preprocess(emptyAsUnset, integer(100, 600_000).default(15_000)),
   PAGE_MAX_PARTNER_CALLS: z.preprocess(emptyAsUnset, integer(1, 100).default(4)),
+  // The floor protects the partner: every live inventory is read once per interval, whoever watches.
+  LIVE_POLL_INTERVAL_MS: z.preprocess(
+    emptyAsUnset,
+    integer(0, 3_600_000).default(15_000).refine((ms) => ms >= 1000, 'must be at least 1000 (1 s), to protect the partner API: each live inventory is read once per interval'),
+  ),
+  LIVE_SUBSCRIPTIONS_MAX: z.preprocess(emptyAsUnset, integer(0, 100_000).default(1000)),
+  LIVE_SUBSCRIPTIONS_PER_CREDENTIAL: z.preprocess(emptyAsUnset, integer(1, 10_000).default(20)),
   MAX_QUERY_BYTES: z.preprocess(emptyAsUnset, integer(256, 64 * 1024 * 1024).default(32 * 1024)),
   HTTP_HEADERS_TIMEOUT_MS: z.preprocess(emptyAsUnset, integer(1000, 600_000).default(10_000)),
   HTTP_REQUEST_TIMEOUT_MS: z.preprocess(emptyAsUnset, integer(1000, 3_600_000).default(30_000)),
@@ -202,6 +209,10 @@ export interface Config {
   operationTimeoutMs: number;
   /** Chained partner calls one `items` page may make before it answers a short page. */
   pageMaxPartnerCalls: number;
+  /** Live inventories (docs/live-inventories.md): the poll interval, and the open subscriptions per replica and per credential. */
+  livePollIntervalMs: number;
+  liveSubscriptionsMax: number;
+  liveSubscriptionsPerCredential: number;
   /** Longest GraphQL document text, checked before it is parsed. */
   maxQueryBytes: number;
   /** node:http's limits on slow clients. */
@@ -342,6 +353,9 @@ export function loadConfig(env: NodeJS.ProcessEnv, heapLimitBytes = getHeapStati
     maxOperationsInFlight: values.MAX_OPERATIONS_IN_FLIGHT,
     operationTimeoutMs: values.OPERATION_TIMEOUT_MS,
     pageMaxPartnerCalls: values.PAGE_MAX_PARTNER_CALLS,
+    livePollIntervalMs: values.LIVE_POLL_INTERVAL_MS,
+    liveSubscriptionsMax: values.LIVE_SUBSCRIPTIONS_MAX,
+    liveSubscriptionsPerCredential: values.LIVE_SUBSCRIPTIONS_PER_CREDENTIAL,
     maxQueryBytes: values.MAX_QUERY_BYTES,
     httpHeadersTimeoutMs: values.HTTP_HEADERS_TIMEOUT_MS,
     httpRequestTimeoutMs: values.HTTP_REQUEST_TIMEOUT_MS,

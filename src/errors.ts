@@ -260,7 +260,7 @@ export class CsrfHeaderRequiredError extends TradegraphError {
 }
 
 /** Which limit an operation broke; see docs/operation-limits.md. */
-export type OperationLimit = 'depth' | 'aliases' | 'directives' | 'tokens' | 'cost' | 'bodyBytes' | 'queryBytes' | 'variablesDepth';
+export type OperationLimit = 'depth' | 'aliases' | 'directives' | 'tokens' | 'cost' | 'bodyBytes' | 'queryBytes' | 'variablesDepth' | 'liveSubscriptions';
 
 /** The limits of the parsed operation; the others (body, query text, variables' nesting) refuse the request. */
 const OPERATION_LIMITS_OF_THE_DOCUMENT: ReadonlySet<OperationLimit> = new Set(['depth', 'aliases', 'directives', 'tokens', 'cost']);

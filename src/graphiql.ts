@@ -15,6 +15,7 @@ const EXAMPLE_FILES = [
   'page-with-fees.graphql',
   'page-with-deferred-fees.graphql',
   'calculate-fees.graphql',
+  'live-inventory.graphql',
 ];
 
 /** The example operations GraphiQL opens with, one tab each; read only where GraphiQL is served. */

@@ -7,7 +7,7 @@ import { checkHost, ConfigError, loadConfig, type Config } from './config.js';
 import { createLogger, terminalDestination } from './logger.js';
 import { createTradegraph } from './server.js';
 import type { PartnerSimulator } from './simulator/server.js';
-import { SHUTDOWN_GRACE_MS, TRACING_FLUSH_MS } from './tunables.js';
+import { DEMO_TRADE_EVERY_MS, SHUTDOWN_GRACE_MS, TRACING_FLUSH_MS } from './tunables.js';
 
 /** The partner the service talks to: the configured one, or the embedded simulator when PARTNER_API_URL is unset. */
 async function partnerOf(config: Config, logger: Logger) {
@@ -18,11 +18,13 @@ async function partnerOf(config: Config, logger: Logger) {
   let graphiqlHeaders: Record<string, string> = {};
   if (partnerApiUrl === null) {
     // Loaded on demand, like the tracing SDK: a service with a real upstream never holds the demo.
-    const [{ startSimulator }, { DEMO_ACCESS_TOKEN, DEMO_APP_KEY }] = await Promise.all([
+    const [{ startSimulator }, { DEMO_ACCESS_TOKEN, DEMO_APP_KEY, DEMO_APP_ID, LIVE_DEMO_PLATFORM_ID }] = await Promise.all([
       import('./simulator/server.js'),
       import('./simulator/data.js'),
     ]);
     simulator = await startSimulator({ adminRoutes: config.simulatorAdminRoutes });
+    // The demo inventory changes, so that GraphiQL's live tab shows events (graphiql/live-inventory.graphql).
+    simulator.tradeOverTime(LIVE_DEMO_PLATFORM_ID, DEMO_APP_ID, DEMO_TRADE_EVERY_MS);
     graphiqlHeaders = { Authorization: `Bearer ${DEMO_ACCESS_TOKEN}` };
     partnerApiUrl = partnerOpenApiUrl = simulator.url;
     partnerAppKey ??= DEMO_APP_KEY;

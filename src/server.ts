@@ -5,13 +5,15 @@ import type { GraphQLSchema } from 'graphql';
 import { createYoga, type YogaServerInstance } from 'graphql-yoga';
 import type { Logger } from 'pino';
 import { ConfigError, type Config } from './config.js';
-import { createContextFactory, type TradegraphContext } from './context.js';
+import { createContextFactory, type ContextDependencies, type TradegraphContext } from './context.js';
 import { credentialKeyOfHeader } from './credentials.js';
 import { graphiqlOptions, graphiqlPage } from './graphiql.js';
 import { helpText } from './http/help.js';
 import { createNodeServer, listen } from './http/node-server.js';
 import { serviceRoutes } from './http/routes.js';
 import { createLoadShedding } from './http/shedding.js';
+import { createLiveInventories, useLiveInventories, type LiveInventories } from './live/inventories.js';
+import { serveGraphQLOverWebSocket } from './live/websocket.js';
 import { createShutdown } from './http/shutdown.js';
 import { yogaLogging } from './logger.js';
 import { createMetrics, type TradegraphMetrics } from './observability/metrics.js';
@@ -22,7 +24,7 @@ import { createClientIdentities } from './observability/client-identity.js';
 import { PartnerApi, type PartnerApiOptions } from './partner/index.js';
 import { maskedErrorsOf } from './plugins/error-codes.js';
 import { tradegraphPlugins } from './plugins/index.js';
-import { createRateLimit } from './plugins/rate-limit.js';
+import { createRateLimit, type RateLimit } from './plugins/rate-limit.js';
 import { prepareTrustedDocuments, type TrustedDocuments } from './plugins/trusted-documents.js';
 import { connectRedis, warnIfEvicting, type SharedRedis } from './redis.js';
 import { redisValues, type RedisValues } from './redis-values.js';
@@ -49,6 +51,8 @@ export interface Tradegraph {
   redis: SharedRedis | null;
   /** The response cache's own Redis connection; null without RESPONSE_CACHE_REDIS_URL. */
   cacheRedis: SharedRedis | null;
+  /** Subscription.inventory's polls (docs/live-inventories.md). */
+  live: LiveInventories;
   listen(port: number, host?: string): Promise<string>;
   /**
    * Stops accepting, lets requests in flight finish (cutting their connections after `graceMs`),
@@ -89,18 +93,24 @@ export function createTradegraph({ config, logger, graphiqlHeaders = {}, schema 
   // Filled from the manifest once Yoga's pipeline exists (below).
   const trustedDocuments: TrustedDocuments = new Map();
 
+  const contextDependencies: ContextDependencies = {
+    partner,
+    listingFeeBatchMax: config.listingFeeBatchMax,
+    operationTimeoutMs: config.operationTimeoutMs,
+    pageMaxPartnerCalls: config.pageMaxPartnerCalls,
+    feeBudget: rateLimit?.feeBudget,
+  };
+  const live = liveInventoriesOf(config, contextDependencies, rateLimit, metrics);
+
   const graphiql = config.production ? null : { page: graphiqlPage(graphiqlOptions(graphiqlHeaders)), graphqlPath: GRAPHQL_PATH };
   const yoga = createYoga<NodeServerContext, TradegraphContext>({
     schema,
     graphqlEndpoint: GRAPHQL_PATH,
-    context: createContextFactory({
-      partner,
-      listingFeeBatchMax: config.listingFeeBatchMax,
-      operationTimeoutMs: config.operationTimeoutMs,
-      pageMaxPartnerCalls: config.pageMaxPartnerCalls,
-      feeBudget: rateLimit?.feeBudget,
-    }),
-    plugins: tradegraphPlugins({ config, logger, metrics, clients, redis, cacheRedis, rateLimit, trustedDocuments, graphiql }),
+    context: createContextFactory(contextDependencies),
+    plugins: [
+      ...tradegraphPlugins({ config, logger, metrics, clients, redis, cacheRedis, rateLimit, trustedDocuments, graphiql }),
+      useLiveInventories<TradegraphContext>(live),
+    ],
     graphiql: config.production ? false : graphiqlOptions(graphiqlHeaders),
     // The page of the options above, rendered once (src/graphiql.ts), whose digest is its ETag.
     renderGraphiQL: () => graphiql!.page.html(),
@@ -150,6 +160,16 @@ export function createTradegraph({ config, logger, graphiqlHeaders = {}, schema 
     bodyStream: yoga.fetchAPI.ReadableStream,
   });
 
+  // graphql-ws over WebSocket at the same path: an upgrade request never reaches the handler above.
+  const websocket = serveGraphQLOverWebSocket({
+    server,
+    path: GRAPHQL_PATH,
+    yoga,
+    trustedDocuments,
+    trustedDocumentsOnly: config.trustedDocumentsOnly,
+    maxPayloadBytes: config.maxBodyBytes,
+  });
+
   return {
     server,
     yoga,
@@ -157,10 +177,32 @@ export function createTradegraph({ config, logger, graphiqlHeaders = {}, schema 
     metrics,
     redis,
     cacheRedis: ownCacheRedis,
+    live,
     listen: (port, host = '127.0.0.1') => listen(server, port, host),
-    close: (graceMs = Number.POSITIVE_INFINITY) =>
-      shutdown.close(server, graceMs, () => Promise.all([partner.close(), redis?.close(), ownCacheRedis?.close()])),
+    close: async (graceMs = Number.POSITIVE_INFINITY) => {
+      // Every live stream completes first, so that its connection can close within the drain;
+      // the sockets, which node:http no longer counts as its requests, are closed (1001) after them.
+      live.close();
+      // A turn for graphql-ws to send each ended subscription its `complete` before the close frame.
+      await new Promise((resolve) => setImmediate(resolve));
+      await websocket.close();
+      return shutdown.close(server, graceMs, () => Promise.all([partner.close(), redis?.close(), ownCacheRedis?.close()]));
+    },
   };
+}
+
+/** Subscription.inventory's polls, priced by the rate limit when there is one, and counted. */
+function liveInventoriesOf(config: Config, dependencies: ContextDependencies, rateLimit: RateLimit | null, metrics: TradegraphMetrics): LiveInventories {
+  const live = createLiveInventories({
+    dependencies,
+    intervalMs: config.livePollIntervalMs,
+    maxSubscriptions: config.liveSubscriptionsMax,
+    maxPerCredential: config.liveSubscriptionsPerCredential,
+    spend: rateLimit ? (request, points) => rateLimit.spend(request, points) : undefined,
+    onPoll: (subscribers) => metrics.countLivePoll(subscribers),
+  });
+  metrics.watchLiveSubscriptions(() => live.hub.subscribers);
+  return live;
 }
 
 /** The partner clients' settings, every one from the configuration (config.ts holds the defaults). */

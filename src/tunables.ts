@@ -218,3 +218,6 @@ export const MAX_OPERATION_NAME_LABELS = 200;
 
 /** Partner envelope codes kept as metric labels: a misbehaving upstream cannot blow up the series count. */
 export const MAX_ENVELOPE_CODES = 100;
+
+/** How often the embedded simulator's demo inventory changes (simulator tradeOverTime): GraphiQL's live tab shows an event this often. */
+export const DEMO_TRADE_EVERY_MS = 20_000;

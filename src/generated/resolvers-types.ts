@@ -428,6 +428,24 @@ export type QueryNodeArgs = {
   id: Scalars['ID']['input'];
 };
 
+/** The root of every live read: each event is the subscription's selection, executed again. */
+export type Subscription = {
+  __typename?: 'Subscription';
+  /**
+   * The caller's inventory, pushed as it changes: the selection is read at once, then again every
+   * LIVE_POLL_INTERVAL_MS, and sent again only when its result changed. Every subscriber of the same
+   * inventory with the same token shares each partner read (docs/live-inventories.md).
+   */
+  inventory: Inventory;
+};
+
+
+/** The root of every live read: each event is the subscription's selection, executed again. */
+export type SubscriptionInventoryArgs = {
+  appId: Scalars['Int']['input'];
+  platformId: Scalars['String']['input'];
+};
+
 /** What a linked specification is for. */
 export type Link__Purpose =
   /** It changes how the schema executes. */
@@ -560,6 +578,7 @@ export type ResolversTypes = {
   Node: ResolverTypeWrapper<ResolversInterfaceTypes<ResolversTypes>['Node']>;
   PageInfo: ResolverTypeWrapper<PageInfo>;
   Query: ResolverTypeWrapper<Record<PropertyKey, never>>;
+  Subscription: ResolverTypeWrapper<Record<PropertyKey, never>>;
   federation__FieldSet: ResolverTypeWrapper<Scalars['federation__FieldSet']['output']>;
   link__Import: ResolverTypeWrapper<Scalars['link__Import']['output']>;
   link__Purpose: Link__Purpose;
@@ -589,6 +608,7 @@ export type ResolversParentTypes = {
   Node: ResolversInterfaceTypes<ResolversParentTypes>['Node'];
   PageInfo: PageInfo;
   Query: Record<PropertyKey, never>;
+  Subscription: Record<PropertyKey, never>;
   federation__FieldSet: Scalars['federation__FieldSet']['output'];
   link__Import: Scalars['link__Import']['output'];
   Int: Scalars['Int']['output'];
@@ -779,6 +799,10 @@ export type QueryResolvers<ContextType = TradegraphContext, ParentType extends R
   node?: Resolver<Maybe<ResolversTypes['Node']>, ParentType, ContextType, RequireFields<QueryNodeArgs, 'id'>>;
 };
 
+export type SubscriptionResolvers<ContextType = TradegraphContext, ParentType extends ResolversParentTypes['Subscription'] = ResolversParentTypes['Subscription']> = {
+  inventory?: SubscriptionResolver<ResolversTypes['Inventory'], "inventory", ParentType, ContextType, RequireFields<SubscriptionInventoryArgs, 'appId' | 'platformId'>>;
+};
+
 export interface Federation__FieldSetScalarConfig extends GraphQLScalarTypeConfig<ResolversTypes['federation__FieldSet'], any> {
   name: 'federation__FieldSet';
 }
@@ -803,6 +827,7 @@ export type Resolvers<ContextType = TradegraphContext> = {
   Node?: NodeResolvers<ContextType>;
   PageInfo?: PageInfoResolvers<ContextType>;
   Query?: QueryResolvers<ContextType>;
+  Subscription?: SubscriptionResolvers<ContextType>;
   federation__FieldSet?: GraphQLScalarType;
   link__Import?: GraphQLScalarType;
 };

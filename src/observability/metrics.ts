@@ -65,6 +65,10 @@ export interface TradegraphMetrics {
   countCompression(encoding: 'br' | 'gzip'): void;
   /** Counts an answer dropped for a 503 because the answers in flight held ANSWER_BYTES_IN_FLIGHT. */
   countAnswerRefused(): void;
+  /** Counts one poll of a live inventory and the subscribers it served (all but one are polls saved by sharing). */
+  countLivePoll(subscribers: number): void;
+  /** Reads the live subscriptions open on this replica at each scrape. */
+  watchLiveSubscriptions(read: () => number): void;
 }
 
 // Seconds; from a cache-hot facade call (~1 ms) to a partner call near the default 5 s timeout.
@@ -154,6 +158,7 @@ export function createMetrics(): TradegraphMetrics {
       rateLimitRefusals.inc({ budget });
     },
     ...httpServerMetrics(registry),
+    ...liveMetrics(registry),
   };
 }
 
@@ -228,6 +233,25 @@ function clientMetrics(registry: Registry) {
   });
   // Coordinates come from the schema's own deprecations, names are bounded: both label sets are finite.
   return { operations: clientOperations, deprecatedUsage };
+}
+
+/** Live inventories' (docs/live-inventories.md): open subscriptions, polls, and polls saved by sharing. */
+function liveMetrics(registry: Registry): Pick<TradegraphMetrics, 'countLivePoll' | 'watchLiveSubscriptions'> {
+  const polls = new Counter({ name: 'tradegraph_live_polls_total', help: 'Polls of live inventories: one per group of subscribers per interval.', registers: [registry] });
+  const saved = new Counter({
+    name: 'tradegraph_live_polls_saved_total',
+    help: 'Polls of live inventories saved by sharing: the subscribers a poll served beyond the first.',
+    registers: [registry],
+  });
+  return {
+    countLivePoll(subscribers) {
+      polls.inc();
+      if (subscribers > 1) saved.inc(subscribers - 1);
+    },
+    watchLiveSubscriptions(read) {
+      scrapeTimeGauge(registry, 'tradegraph_live_subscriptions', 'Live inventory subscriptions open on this replica.', read);
+    },
+  };
 }
 
 /** The HTTP server's: the operations it works on, and the answers it cut. */

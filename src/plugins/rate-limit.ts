@@ -13,6 +13,7 @@
 // through fieldsOf, read from the same counts.
 import { hash } from 'node:crypto';
 import type { Plugin } from 'graphql-yoga';
+import type { GraphQLError } from 'graphql';
 import type { RateLimiterAbstract, RateLimiterRes } from 'rate-limiter-flexible';
 import type { RateLimitConfig } from '../config.js';
 import type { TradegraphContext } from '../context.js';
@@ -58,6 +59,8 @@ export interface RateLimit {
   feeBudget: FeeBudget;
   /** The RateLimit-Policy and RateLimit fields of a credential's own budget (null: the anonymous one), read without spending. */
   fieldsOf(credential: string | null): Promise<Record<string, string>>;
+  /** Spends `points` of the request's caller's own budget outside an execution (a live subscription's); answers the refusal, if any. */
+  spend(request: Request, points: number): Promise<GraphQLError | null>;
 }
 
 export function createRateLimit(options: RateLimitOptions): RateLimit {
@@ -66,6 +69,7 @@ export function createRateLimit(options: RateLimitOptions): RateLimit {
     plugin: rateLimitPlugin(budgets, options.accepted),
     feeBudget: { spend: (caller, entries) => budgets.spendUnprovenFees(caller, entries) },
     fieldsOf: async (credential) => budgets.fieldsOfThrottle(await budgets.currentThrottle(callerKeyOf(credential))),
+    spend: (request, points) => budgets.spendOwn(request, credentialKeyOf(request), points),
   };
 }
 

@@ -8,6 +8,8 @@ import type { SimulatedFeeRequest, SimulatedFeeResult, SimulatedItem } from './w
 export const DEMO_PLATFORM_ID = '76561198000000240';
 export const DEMO_APP_ID = 730;
 export const DEMO_ACCESS_TOKEN = 'demo-access-token';
+/** The demo inventory that changes over time on the embedded simulator (GraphiQL's live tab); the others never do. */
+export const LIVE_DEMO_PLATFORM_ID = '76561198000000050';
 export const DEMO_APP_KEY = 'demo-app-key';
 
 /** Unix seconds of 2026-01-01T00:00:00Z. */

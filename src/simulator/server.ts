@@ -128,6 +128,8 @@ export class PartnerSimulator {
   private randomState = 1;
   /** The key of this simulator's fingerprints: made at start, known to nothing outside the process. */
   private readonly fingerprintKey = randomBytes(32);
+  /** Items traded away from the start of each inventory (tradeAway), by `appId/platformId`. */
+  private readonly tradedAway = new Map<string, number>();
   /** While set, listing-fee calls are received and recorded but not answered (holdListingFees). */
   private listingFeeHold: { released: Promise<void>; release: () => void } | null = null;
 
@@ -179,6 +181,33 @@ export class PartnerSimulator {
     };
   }
 
+  /**
+   * Trades the first `count` items of an inventory away (a negative count receives them back): its
+   * answers start after them and its total shrinks, as a live inventory changes.
+   */
+  tradeAway(platformId: string, appId: number, count = 1): void {
+    const key = `${appId}/${platformId}`;
+    this.tradedAway.set(key, Math.max(0, (this.tradedAway.get(key) ?? 0) + count));
+  }
+
+  /**
+   * Trades every `everyMs` on the embedded simulator, so that a live subscription in GraphiQL shows
+   * changes: an item of the inventory traded away, and received back on the next turn.
+   */
+  tradeOverTime(platformId: string, appId: number, everyMs: number): void {
+    let away = false;
+    const timer = setInterval(() => {
+      this.tradeAway(platformId, appId, away ? -1 : 1);
+      away = !away;
+    }, everyMs);
+    timer.unref();
+  }
+
+  /** How many items of the inventory's start are traded away. */
+  tradedAwayOf(platformId: string, appId: number): number {
+    return this.tradedAway.get(`${appId}/${platformId}`) ?? 0;
+  }
+
   /** Resolves once listing-fee calls may be answered. */
   listingFeesReleased(): Promise<void> {
     return this.listingFeeHold?.released ?? Promise.resolve();
@@ -190,6 +219,7 @@ export class PartnerSimulator {
     this.listingFeeHold = null;
     this.settings = { ...DEFAULT_SETTINGS, ...settings, faults: [...(settings.faults ?? [])] };
     this.calls.length = 0;
+    this.tradedAway.clear();
     this.randomState = 1;
   }
 
@@ -362,10 +392,11 @@ function answerInventory(
   }
   const size = inventorySize(platformId);
   const { startInclusive, countCap, defaultCount } = simulator.settings;
-  let from = 0;
+  const gone = Math.min(size, simulator.tradedAwayOf(platformId, appId));
+  let from = gone;
   if (startText !== null) {
     const at = indexOfAsset(platformId, appId, startText, size);
-    from = at < 0 ? size : startInclusive ? at : at + 1;
+    from = at < 0 ? size : Math.max(gone, startInclusive ? at : at + 1);
   }
   const asked = countText === null ? defaultCount : Number(countText);
   const count = countCap === null ? asked : Math.min(asked, countCap);
@@ -380,9 +411,9 @@ function answerInventory(
     data: {
       platformId,
       appId,
-      total: size,
+      total: size - gone,
       // The document's examples show a null lastAssetId for a one-item inventory.
-      lastAssetId: size === 1 ? null : (list[list.length - 1]?.assetId ?? null),
+      lastAssetId: size - gone === 1 ? null : (list[list.length - 1]?.assetId ?? null),
       list,
     },
     errorCode: 0,

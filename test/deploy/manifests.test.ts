@@ -286,7 +286,8 @@ describe('the manifests made from the repository', () => {
     const headers = Object.fromEntries(CLUSTER_HEADERS.map((name) => [name, `value of ${name}`]));
     const request = new Request('http://gateway/graphql', { headers: { ...headers, cookie: 'not passed' } });
     const propagate = clusterGatewayConfig.propagateHeaders!.fromClientToSubgraphs as (payload: { request: Request }) => Record<string, string>;
-    expect(propagate({ request })).toEqual(headers);
+    // And the CSRF header the facade asks of the GET that reads a subscription over SSE.
+    expect(propagate({ request })).toEqual({ ...headers, 'x-graphql-csrf': '1' });
   });
 });
 

@@ -10,6 +10,8 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { createGatewayRuntime } from '@graphql-hive/gateway';
+import type { ExecutionResult } from 'graphql';
+import { createClient as createSseClient } from 'graphql-sse';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { gatewayConfig } from '../../gateway.config.js';
 import { encodeGlobalId } from '../../src/inventory/global-id.js';
@@ -23,6 +25,7 @@ const BUDGET_TOKEN = 'gateway-budget-token';
 const BUDGET = 5000;
 
 const asked = { platformId: platformIdWithSize(4), appId: 730 };
+const TOKEN_FOR_LIVE = 'live-through-gateway-token';
 const wishlisted = { platformId: platformIdWithSize(7), appId: 570 };
 
 const JOIN = `query Join($platformId: String!, $appId: Int!) {
@@ -149,5 +152,18 @@ describe('federation through Hive Gateway', () => {
     const direct = await kit.post({ query: '{ __typename }' }, { token: BUDGET_TOKEN });
     const [, leftNow] = /^"default";r=(\d+);t=\d+$/.exec(direct.headers.get('ratelimit') ?? '') ?? [];
     expect(Number(leftNow)).toBe(Number(left) - 1);
+  });
+
+  it('serves a live inventory subscription through the gateway, with the caller token at the facade', async () => {
+    kit.addSecret(TOKEN_FOR_LIVE);
+    const client = createSseClient({ url: gatewayUrl, headers: { authorization: `Bearer ${TOKEN_FOR_LIVE}` }, retryAttempts: 0 });
+    const event = await new Promise<ExecutionResult>((resolve, reject) => {
+      const stop = client.subscribe(
+        { query: `subscription { inventory(platformId: "${wishlisted.platformId}", appId: ${wishlisted.appId}) { totalCount } }` },
+        { next: (result) => (stop(), resolve(result as ExecutionResult)), error: reject, complete: () => undefined },
+      );
+    });
+    expect(event.errors).toBeUndefined();
+    expect(event.data).toEqual({ inventory: { totalCount: 7 } });
   });
 });

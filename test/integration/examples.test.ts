@@ -6,7 +6,7 @@ import { Kind, parse, print, validate, visit, type DocumentNode, type OperationD
 import { describe, expect, it } from 'vitest';
 import { graphiqlTabs } from '../../src/graphiql.js';
 import { buildSchema } from '../../src/schema.js';
-import { DEMO_APP_ID, DEMO_PLATFORM_ID, inventorySize, itemAt } from '../../src/simulator/data.js';
+import { DEMO_APP_ID, DEMO_PLATFORM_ID, LIVE_DEMO_PLATFORM_ID, inventorySize, itemAt } from '../../src/simulator/data.js';
 import { payloadsOf, type IncrementalPayload } from '../support/incremental.js';
 import { useTestkit } from '../support/testkit.js';
 
@@ -106,7 +106,11 @@ describe('GraphiQL tabs', () => {
         },
       });
     }
-    expect(defaults).toEqual({ platformId: Array(3).fill(`"${DEMO_PLATFORM_ID}"`), appId: Array(3).fill(String(DEMO_APP_ID)) });
+    // The live tab's inventory is the one the embedded simulator changes over time.
+    expect(defaults).toEqual({
+      platformId: [...Array(3).fill(`"${DEMO_PLATFORM_ID}"`), `"${LIVE_DEMO_PLATFORM_ID}"`],
+      appId: Array(4).fill(String(DEMO_APP_ID)),
+    });
     expect(tokens).toEqual(demoItems.flatMap(({ token, styleToken }) => [`"${token}"`, `"${styleToken}"`]));
   });
 
@@ -123,8 +127,20 @@ describe('GraphiQL tabs', () => {
     for (const fee of fees) expect((fee.data as { listingFee: { fee: number } }).listingFee.fee).toBeGreaterThan(0);
   });
 
-  // The deferred tab answers in several payloads; the test above reads them.
-  const singlePayloadTabs = tabDocuments.filter((document) => operationsOf(document)[0]!.name!.value !== 'PageWithDeferredFees');
+  it('streams the live tab: its first event at once, over SSE as GraphiQL subscribes', async () => {
+    const document = tabDocuments.find((candidate) => operationsOf(candidate)[0]!.name!.value === 'LiveInventory')!;
+    const response = await kit().post({ query: document.loc!.source.body }, { headers: { accept: 'text/event-stream' } });
+    const reader = response.body!.pipeThrough(new TextDecoderStream()).getReader();
+    let text = '';
+    while (!/^data: .*$/m.test(text)) text += (await reader.read()).value ?? '';
+    await reader.cancel();
+    const event = JSON.parse(/^data: (.*)$/m.exec(text)![1]!) as { data: { inventory: { totalCount: number } }; errors?: unknown };
+    expect(event.errors).toBeUndefined();
+    expect(event.data.inventory.totalCount).toBe(inventorySize(LIVE_DEMO_PLATFORM_ID));
+  });
+
+  // The deferred tab answers in several payloads, the live tab in a stream; the tests above read them.
+  const singlePayloadTabs = tabDocuments.filter((document) => !['PageWithDeferredFees', 'LiveInventory'].includes(operationsOf(document)[0]!.name!.value!));
   it.each(singlePayloadTabs.map((document) => [operationsOf(document)[0]!.name!.value, document] as const))(
     'runs %s against the simulator without errors',
     async (name, document) => {

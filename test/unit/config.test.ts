@@ -31,6 +31,9 @@ describe('loadConfig', () => {
       maxOperationsInFlight: 1024,
       operationTimeoutMs: 15_000,
       pageMaxPartnerCalls: 4,
+      livePollIntervalMs: 15_000,
+      liveSubscriptionsMax: 1000,
+      liveSubscriptionsPerCredential: 20,
       maxQueryBytes: 32_768,
       httpHeadersTimeoutMs: 10_000,
       httpRequestTimeoutMs: 30_000,
@@ -243,6 +246,19 @@ describe('HTTP_WRITE_TIMEOUT_MS', () => {
     expect(() => loadConfig({ HTTP_WRITE_TIMEOUT_MS: value })).toThrow(
       /^Invalid configuration:\n {2}HTTP_WRITE_TIMEOUT_MS: must be a whole number from 1000 to 600000, in decimal digits$/,
     );
+  });
+});
+
+describe('LIVE_POLL_INTERVAL_MS', () => {
+  // The floor protects the partner; tests that need a shorter poll set the Config field, never the variable.
+  it.each(['0', '999'])('refuses %j at start, saying why', (value) => {
+    expect(() => loadConfig({ LIVE_POLL_INTERVAL_MS: value })).toThrow(
+      /^Invalid configuration:\n {2}LIVE_POLL_INTERVAL_MS: must be at least 1000 \(1 s\), to protect the partner API/,
+    );
+  });
+
+  it('takes a second and more', () => {
+    expect(loadConfig({ LIVE_POLL_INTERVAL_MS: '1000' }).livePollIntervalMs).toBe(1000);
   });
 });
 

@@ -18,6 +18,7 @@ describe('GraphiQL examples', () => {
       'PageWithFees',
       'PageWithDeferredFees',
       'CalculateFees',
+      'LiveInventory',
     ]);
     expect(options.defaultQuery).toBe(graphiqlTabs()[0]);
     expect(graphiqlTabs()[2]).toMatch(/\.\.\. @defer[\s\S]*listingFee/);

@@ -1,0 +1,255 @@
+// The poller behind Subscription.inventory. Subscribers are grouped by (credential, inventory): a
+// group polls once per interval, and each poll runs every distinct selection of the group against
+// one fresh set of loaders, so that selections of the same page share one partner read (the page
+// loader merges them) and each subscriber is sent its own selection's result, only when it changed.
+// The first event comes at once: the last result of the selection when there is one, else a run now.
+import stableStringify from 'fast-json-stable-stringify';
+import { GraphQLError, type ExecutionResult } from 'graphql';
+import { Repeater } from 'graphql-yoga';
+import { ErrorCode } from '../errors.js';
+
+/** What one poll of a group runs its selections with: made fresh per poll, shared by its selections. */
+export interface Tick {
+  /** Aborted when the group closes (its last subscriber left, or shutdown). */
+  readonly signal: AbortSignal;
+  /** When the tick was made (the clock's milliseconds). */
+  readonly at: number;
+}
+
+export interface LiveSelection {
+  /** Same key, same document and variables: one run per poll for all of them. */
+  readonly key: string;
+  run(tick: Tick): Promise<ExecutionResult>;
+  /** Called once the subscriber of this call has left (or was ended). */
+  onEnd?(): void;
+  /** Charges this subscriber for a poll it shared; a refusal is sent as its last event. */
+  charge?(): Promise<GraphQLError | null>;
+}
+
+export interface LiveClock {
+  now(): number;
+  setTimeout(run: () => void, ms: number): unknown;
+  clearTimeout(timer: unknown): void;
+}
+
+export interface LiveHubOptions {
+  /** The wait between two polls of a group while its partner reads succeed. */
+  intervalMs: number;
+  /** How long a tick's loaders serve a newcomer's selection (the interval when omitted); then it gets a tick of its own. */
+  reuseTickMs?: number;
+  /** Each group's wait grows by up to this share of it, at random, so that groups opened together spread out. */
+  jitter?: number;
+  /** The longest wait while a group's reads fail (back-off doubles the interval up to this). */
+  maxBackoffMs?: number;
+  clock?: LiveClock;
+  random?: () => number;
+  /** Told of every poll, with the subscribers it served: polls saved by sharing are `subscribers - 1`. */
+  onPoll?: (subscribers: number) => void;
+}
+
+const SYSTEM_CLOCK: LiveClock = {
+  now: () => performance.now(),
+  setTimeout: (run, ms) => {
+    const timer = setTimeout(run, ms);
+    timer.unref();
+    return timer;
+  },
+  clearTimeout: (timer) => clearTimeout(timer as NodeJS.Timeout),
+};
+
+/** Codes of a read that failed upstream: the group backs off while its polls end in one of them. */
+const UPSTREAM_FAILURES: ReadonlySet<string> = new Set([
+  ErrorCode.UPSTREAM_UNAVAILABLE,
+  ErrorCode.UPSTREAM_TIMEOUT,
+  ErrorCode.UPSTREAM_ERROR,
+  ErrorCode.UPSTREAM_BAD_RESPONSE,
+  ErrorCode.RATE_LIMITED,
+  ErrorCode.OVERLOADED,
+]);
+
+interface Sink {
+  push(result: ExecutionResult): void;
+  end(): void;
+  /** The fingerprint of the last result sent, so that a subscriber is never sent the same result twice. */
+  sent: string | undefined;
+  charge?: () => Promise<GraphQLError | null>;
+}
+
+interface Selection {
+  spec: LiveSelection;
+  sinks: Set<Sink>;
+  last?: { fingerprint: string; result: ExecutionResult };
+  running?: Promise<void>;
+}
+
+interface Group {
+  key: string;
+  selections: Map<string, Selection>;
+  controller: AbortController;
+  timer?: unknown;
+  /** The tick of the last poll: a newcomer's selection runs on it (its loaders hold this interval's pages). */
+  tick?: Tick;
+  failures: number;
+  closed: boolean;
+}
+
+export class LiveHub {
+  readonly #groups = new Map<string, Group>();
+  readonly #clock: LiveClock;
+  readonly #random: () => number;
+  #closed = false;
+
+  constructor(private readonly options: LiveHubOptions) {
+    this.#clock = options.clock ?? SYSTEM_CLOCK;
+    this.#random = options.random ?? Math.random;
+  }
+
+  /** Subscribers open now. */
+  get subscribers(): number {
+    let count = 0;
+    for (const group of this.#groups.values()) for (const selection of group.selections.values()) count += selection.sinks.size;
+    return count;
+  }
+
+  /** Groups polling now. */
+  get groups(): number {
+    return this.#groups.size;
+  }
+
+  /** The results of `selection` for this group, the first at once, then each change, until the client leaves. */
+  subscribe(groupKey: string, spec: LiveSelection): AsyncIterableIterator<ExecutionResult> {
+    return new Repeater<ExecutionResult>(async (push, stop) => {
+      if (this.#closed) return stop();
+      const sink: Sink = { push: (result) => void push(result), end: () => stop(), sent: undefined, charge: spec.charge?.bind(spec) };
+      const group = this.#groupOf(groupKey);
+      let selection = group.selections.get(spec.key);
+      if (!selection) group.selections.set(spec.key, (selection = { spec, sinks: new Set() }));
+      selection.sinks.add(sink);
+      if (selection.last) this.#send(sink, selection.last);
+      else if (!selection.running) this.#runAlone(group, selection);
+      await stop;
+      selection.sinks.delete(sink);
+      if (selection.sinks.size === 0) group.selections.delete(spec.key);
+      if (group.selections.size === 0) this.#closeGroup(group);
+      spec.onEnd?.();
+    });
+  }
+
+  /** Ends every subscription (shutdown): each stream completes, and no poll starts again. */
+  close(): void {
+    this.#closed = true;
+    for (const group of [...this.#groups.values()]) this.#endGroup(group);
+  }
+
+  #groupOf(key: string): Group {
+    let group = this.#groups.get(key);
+    if (!group) {
+      group = { key, selections: new Map(), controller: new AbortController(), failures: 0, closed: false };
+      this.#groups.set(key, group);
+    }
+    return group;
+  }
+
+  /** A selection new to its group runs at once, on this interval's tick when the group has one. */
+  #runAlone(group: Group, selection: Selection): void {
+    const first = group.tick === undefined;
+    const reusable = group.tick !== undefined && this.#clock.now() - group.tick.at < (this.options.reuseTickMs ?? this.options.intervalMs);
+    const tick = reusable ? group.tick! : this.#newTick(group);
+    group.tick = tick;
+    selection.running = this.#runSelections(group, [selection], tick).then(() => {
+      selection.running = undefined;
+      // The group's first read: the interval starts once it is answered.
+      if (first && !group.closed && group.timer === undefined) this.#schedule(group);
+    });
+  }
+
+  #newTick(group: Group): Tick {
+    return { signal: group.controller.signal, at: this.#clock.now() };
+  }
+
+  async #poll(group: Group): Promise<void> {
+    group.timer = undefined;
+    if (group.closed) return;
+    const tick = (group.tick = this.#newTick(group));
+    const selections = [...group.selections.values()];
+    let subscribers = 0;
+    for (const selection of selections) subscribers += selection.sinks.size;
+    this.options.onPoll?.(subscribers);
+    const failed = await this.#runSelections(group, selections, tick);
+    if (group.closed) return;
+    for (const selection of selections) for (const sink of selection.sinks) this.#charge(sink);
+    group.failures = failed ? group.failures + 1 : 0;
+    this.#schedule(group);
+  }
+
+  /** Runs the selections on one tick and sends each changed result; true when a read failed upstream. */
+  async #runSelections(group: Group, selections: Selection[], tick: Tick): Promise<boolean> {
+    const results = await Promise.all(selections.map((selection) => selection.spec.run(tick).catch(unexpectedFailure)));
+    if (group.closed) return false;
+    let failed = false;
+    let refused = false;
+    selections.forEach((selection, index) => {
+      const result = results[index]!;
+      const codes = (result.errors ?? []).map((error) => error.extensions?.code);
+      if (codes.some((code) => typeof code === 'string' && UPSTREAM_FAILURES.has(code))) failed = true;
+      if (codes.includes(ErrorCode.UNAUTHENTICATED)) refused = true;
+      const last = { fingerprint: stableStringify({ data: result.data, errors: result.errors?.map(formatted) }), result };
+      selection.last = last;
+      for (const sink of selection.sinks) this.#send(sink, last);
+    });
+    // A token the partner refuses will not be accepted on the next poll either: its streams end.
+    if (refused) this.#endGroup(group);
+    return failed;
+  }
+
+  /** A subscriber whose budget refuses a poll gets the refusal and its stream ends; the others go on. */
+  #charge(sink: Sink): void {
+    void sink.charge?.().then(
+      (refusal) => {
+        if (!refusal) return;
+        sink.push({ errors: [refusal] });
+        sink.end();
+      },
+      () => undefined,
+    );
+  }
+
+  #send(sink: Sink, { fingerprint, result }: { fingerprint: string; result: ExecutionResult }): void {
+    if (sink.sent === fingerprint) return;
+    sink.sent = fingerprint;
+    sink.push(result);
+  }
+
+  #schedule(group: Group): void {
+    if (group.closed || this.#closed) return;
+    const { intervalMs, jitter = 0.1, maxBackoffMs = intervalMs * 8 } = this.options;
+    const base = group.failures === 0 ? intervalMs : Math.min(maxBackoffMs, intervalMs * 2 ** group.failures);
+    // Jitter only lengthens the wait: a key is never read twice within one interval.
+    const wait = base + Math.floor(this.#random() * jitter * base);
+    group.timer = this.#clock.setTimeout(() => void this.#poll(group), wait);
+  }
+
+  #closeGroup(group: Group): void {
+    if (group.closed) return;
+    group.closed = true;
+    if (group.timer !== undefined) this.#clock.clearTimeout(group.timer);
+    group.timer = undefined;
+    group.controller.abort();
+    if (this.#groups.get(group.key) === group) this.#groups.delete(group.key);
+  }
+
+  #endGroup(group: Group): void {
+    const sinks = [...group.selections.values()].flatMap((selection) => [...selection.sinks]);
+    this.#closeGroup(group);
+    for (const sink of sinks) sink.end();
+  }
+}
+
+function formatted(error: GraphQLError | { message: string; extensions?: unknown }): unknown {
+  return { message: error.message, path: 'path' in error ? error.path : undefined, extensions: error.extensions };
+}
+
+/** A run that threw rather than answering errors: the service's fault, which Yoga masks. */
+function unexpectedFailure(error: unknown): ExecutionResult {
+  return { errors: [error instanceof GraphQLError ? error : new GraphQLError('Unexpected error.', { originalError: error as Error })] };
+}

@@ -1,0 +1,93 @@
+// GraphQL over WebSocket (graphql-ws's protocol) at the GraphQL path, wired to Yoga as Yoga's docs
+// show: each subscribe message runs through Yoga's envelop pipeline (parse with its token limit,
+// validation with the operation limits, the context, the live subscribe function). Yoga's HTTP
+// phases do not run on a socket, so the trusted-documents rule is applied here as the plugin
+// applies it over HTTP: a named document runs from the manifest, and text is refused where only
+// trusted documents may run.
+import type { Server } from 'node:http';
+import { GraphQLError, type DocumentNode, type ExecutionArgs } from 'graphql';
+import type { GraphQLParams, YogaServerInstance } from 'graphql-yoga';
+import { useServer } from 'graphql-ws/use/ws';
+import { WebSocketServer } from 'ws';
+import { documentHashOf } from '../config.js';
+import { PersistedQueryNotFoundError, PersistedQueryOnlyError } from '../errors.js';
+import { documentIdOf, type TrustedDocuments } from '../plugins/trusted-documents.js';
+
+export interface WebSocketOptions {
+  server: Server;
+  path: string;
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  yoga: YogaServerInstance<any, any>;
+  trustedDocuments: TrustedDocuments;
+  trustedDocumentsOnly: boolean;
+  /** The largest message a client may send (a subscribe message carries the query text). */
+  maxPayloadBytes: number;
+}
+
+interface Enveloped {
+  execute: (args: ExecutionArgs) => unknown;
+  subscribe: (args: ExecutionArgs) => unknown;
+}
+
+export interface GraphQLWebSocket {
+  /** Closes every socket (1001, going away), once their subscriptions have completed. */
+  close(): Promise<void>;
+}
+
+export function serveGraphQLOverWebSocket(options: WebSocketOptions): GraphQLWebSocket {
+  const { yoga, path } = options;
+  const sockets = new WebSocketServer({ server: options.server, path, maxPayload: options.maxPayloadBytes });
+  const served = useServer(
+    {
+      execute: (args) => (args.rootValue as Enveloped).execute(args) as never,
+      subscribe: (args) => (args.rootValue as Enveloped).subscribe(args) as never,
+      onSubscribe: async (ctx, _id, payload) => {
+        // A browser cannot set headers on a WebSocket: the token comes in the connection's
+        // parameters, else in the upgrade request's own Authorization header.
+        const given = ctx.connectionParams?.authorization ?? ctx.connectionParams?.Authorization ?? ctx.extra.request.headers.authorization;
+        const request = new yoga.fetchAPI.Request(`http://localhost${path}`, {
+          method: 'POST',
+          headers: typeof given === 'string' ? { authorization: given } : {},
+        });
+        const params = payload as GraphQLParams;
+        const enveloped = yoga.getEnveloped({ request, params });
+        let document: DocumentNode;
+        const id = documentIdOf(params, request);
+        try {
+          if (id !== null) {
+            const hash = documentHashOf(id);
+            const trusted = hash === null ? undefined : options.trustedDocuments.get(hash);
+            if (!trusted) return [new PersistedQueryNotFoundError(id)];
+            document = trusted;
+          } else if (options.trustedDocumentsOnly || typeof params.query !== 'string') {
+            return [new PersistedQueryOnlyError()];
+          } else {
+            document = enveloped.parse(params.query);
+            const errors = enveloped.validate(enveloped.schema, document);
+            if (errors.length > 0) return errors;
+          }
+          return {
+            schema: enveloped.schema,
+            document,
+            operationName: params.operationName,
+            variableValues: params.variables,
+            contextValue: await enveloped.contextFactory(),
+            rootValue: { execute: enveloped.execute, subscribe: enveloped.subscribe },
+          };
+        } catch (error) {
+          if (error instanceof GraphQLError) return [error];
+          throw error;
+        }
+      },
+    },
+    sockets,
+  );
+  let closing: Promise<void> | undefined;
+  return {
+    close: () =>
+      (closing ??= (async () => {
+        await served.dispose();
+        await new Promise<void>((resolve) => sockets.close(() => resolve()));
+      })()),
+  };
+}
