@@ -21,6 +21,8 @@
 # WITHOUT_PLUGINS=<name,...> counts the facade without those entries of PLUGIN_ORDER
 # (test/bench/without-plugins.ts): what a per-request feature costs, by switching it off.
 # The floor runs under start:prod's Node flags too, with the scenario's floor environment.
+# The facade's client deadlines are minutes: with 32 in flight under valgrind a request waits
+# longer than the production 10 s for its turn, and would be answered 408 or cut.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 # The pinned runtime (the `node` package), as npm scripts run it; NODE_BIN_DIR names another.
@@ -102,6 +104,7 @@ else
   env $SCENARIO_ENV NODE_ENV=production LOG_LEVEL=warn PORT=$TARGET_PORT PARTNER_API_URL=http://127.0.0.1:$SIMULATOR_PORT \
     TRUSTED_DOCUMENTS="$OUT/manifest.json" TRUSTED_DOCUMENTS_ONLY=false \
     BENCH_WITHOUT_PLUGINS=${WITHOUT_PLUGINS:-} PARTNER_APP_KEY=$APP_KEY UPSTREAM_TIMEOUT_MS=120000 \
+    HTTP_HEADERS_TIMEOUT_MS=600000 HTTP_REQUEST_TIMEOUT_MS=600000 HTTP_WRITE_TIMEOUT_MS=600000 \
     "${COUNT[@]}" node "${PROD_FLAGS[@]}" "${PACE_FLAGS[@]}" "$@" "$ENTRY" >"$OUT/target.log" 2>&1 &
 fi
 PID=$!
