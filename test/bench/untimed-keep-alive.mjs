@@ -2,8 +2,8 @@
 // its HTTP servers keep an idle connection open without a deadline (keepAliveTimeout 0, as the
 // simulator beside it). Under valgrind one turn of the target's loop over 32 requests can outlast
 // the 5 s keep-alive timer a response arms, which then fires before the loop reads the next request
-// already sent on that connection: the connection is cut, and the request lost (an autocannon
-// error or timeout) after the work of reading it. Production runs at a pace where that cannot happen.
+// already sent on that connection: the connection is cut and that request lost (an autocannon
+// error or timeout, which fails the count). Production runs at a pace where that cannot happen.
 import { Server } from 'node:http';
 
 const listen = Server.prototype.listen;
