@@ -1,11 +1,14 @@
-// `npm run bench:gate`: CI's performance regression gate. Counts instructions per request of
-// scenario (a), less V8's compiler and collector, under valgrind's callgrind (test/bench/instructions.sh) for the facade and for the
-// Yoga floor, and fails when the facade's count over the floor's rises more than the budget's
-// tolerance over the ratio committed in test/bench/instruction-budget.json. A count does not move
-// with the machine's load as req/s and CPU time do, and the ratio to the floor cancels what Node,
-// Yoga and graphql-jit cost, so what it catches is the service's own code growing.
-// Prints one line on stdout, and its progress on stderr (a run takes minutes); exits 0 (within
-// budget), 1 (over it) or 2 (the count could not be taken, valgrind missing included).
+// `npm run bench:gate`: CI's performance regression gate. Counts instructions per request under
+// valgrind's callgrind (test/bench/instructions.sh) for the facade and for the Yoga floor, twice:
+// scenario (a) one request at a time, less V8's compiler and collector; and (a32-many), 32 requests
+// in flight over distinct callers and inventories, the collector's work included, since what
+// requests in flight together keep alive shows as that work. Each count fails when the facade's
+// count over the floor's rises more than its budget's tolerance over the ratio committed in its
+// budget file (GATE_COUNTS). A count does not move with the machine's load as req/s and CPU time
+// do, and the ratio to the floor cancels what Node, Yoga and graphql-jit cost, so what it catches is
+// the service's own code growing.
+// Prints one line per count on stdout, and its progress on stderr (a run takes minutes); exits 0
+// (both within budget), 1 (either over it) or 2 (a count could not be taken, valgrind missing included).
 import { execFile, execFileSync } from 'node:child_process';
 import { promisify } from 'node:util';
 import { readFileSync } from 'node:fs';
@@ -33,11 +36,54 @@ export const NO_VALGRIND =
   'bench:gate needs valgrind (callgrind counts the instructions): on Debian, apt-get install valgrind; .ci/run installs it';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
-export const BUDGET_FILE = join(ROOT, 'test/bench/instruction-budget.json');
+
+/** What categories line field a count reads (instruction-categories.ts). */
+type CountedField = 'withoutCompilerAndGc' | 'withoutCompiler';
+
+export interface GateCount {
+  /** The budget file, from the repository's root. */
+  budgetFile: string;
+  /** Connections of the load generator: 1 is one request at a time. */
+  connections: number;
+  /** Requests counted after the warm-up, unless --requests says otherwise. */
+  requests: number;
+  field: CountedField;
+  /** What the count is, in the verdict line. */
+  what: string;
+  /** The simulator's port of the facade's count; the floor's is 10 above, and instructions.sh takes the one above each. */
+  port: number;
+}
+
+export const GATE_COUNTS = {
+  sequential: {
+    budgetFile: 'test/bench/instruction-budget.json',
+    // One request at a time: with several in flight, how many one turn of the event loop takes
+    // depends on the machine's timing, and so does the count per request.
+    connections: 1,
+    requests: 300,
+    field: 'withoutCompilerAndGc',
+    what: 'less compiler and GC',
+    port: 4981,
+  },
+  concurrent: {
+    budgetFile: 'test/bench/instruction-budget-concurrent.json',
+    // 32 in flight: under valgrind the target is far slower than autocannon, so all 32 wait on it
+    // at every turn of its loop whatever the machine's load.
+    connections: 32,
+    requests: 1000,
+    field: 'withoutCompiler',
+    what: '32 in flight, GC included, less compiler',
+    port: 5001,
+  },
+} as const satisfies Record<string, GateCount>;
+export type GateCountName = keyof typeof GATE_COUNTS;
+
+export const BUDGET_FILE = join(ROOT, GATE_COUNTS.sequential.budgetFile);
+export const CONCURRENT_BUDGET_FILE = join(ROOT, GATE_COUNTS.concurrent.budgetFile);
 
 export interface InstructionBudget {
   scenario: string;
-  /** The facade's instructions per request over the floor's (less compiler and GC), as last accepted. */
+  /** The facade's instructions per request over the floor's, as last accepted. */
   ratio: number;
   /** How far above `ratio` the gate lets a count go, as a fraction (0.05: 5 %). */
   tolerance: number;
@@ -52,63 +98,115 @@ export interface GateVerdict {
   line: string;
 }
 
-/** The gate's decision and its one line, from the two counts and the committed budget. */
-export function gateVerdict(counts: { facade: number; floor: number }, budget: InstructionBudget): GateVerdict {
+/** One count's decision and its one line, from the facade's and the floor's counts and the committed budget. */
+export function gateVerdict(
+  counts: { facade: number; floor: number },
+  budget: InstructionBudget,
+  gateCount: GateCount = GATE_COUNTS.sequential,
+): GateVerdict {
   if (!(counts.facade > 0 && counts.floor > 0)) throw new Error(`instruction counts must be positive: ${JSON.stringify(counts)}`);
   const ratio = counts.facade / counts.floor;
   const limit = budget.ratio * (1 + budget.tolerance);
   const pass = ratio <= limit;
   const thousands = (n: number) => Math.round(n).toLocaleString('en-US');
   const line =
-    `bench:gate ${pass ? 'PASS' : 'FAIL'}: (${budget.scenario}) facade/floor instructions per request, less compiler and GC, ${ratio.toFixed(3)} ` +
+    `bench:gate ${pass ? 'PASS' : 'FAIL'}: (${budget.scenario}) facade/floor instructions per request, ${gateCount.what}, ${ratio.toFixed(3)} ` +
     `(facade ${thousands(counts.facade)}, floor ${thousands(counts.floor)}); budget ${budget.ratio.toFixed(3)} + ${Math.round(budget.tolerance * 100)} % = ${limit.toFixed(3)}` +
-    (pass ? '' : ` — the facade's own code costs more per request; if that is meant, raise test/bench/instruction-budget.json with the reason`);
+    (pass ? '' : ` — the facade's own code costs more per request; if that is meant, raise ${gateCount.budgetFile} with the reason`);
   return { pass, ratio, limit, line };
 }
 
+/** The stdout line of a count that could not be taken. */
+export const errorLine = (budget: InstructionBudget, gateCount: GateCount, why: string) =>
+  `bench:gate ERROR: the instruction counts of (${budget.scenario}), ${gateCount.what}, could not be taken${why}`;
+
 /**
- * Instructions per request less V8's optimising compiler and garbage collector, from
- * instructions.sh's categories line (instruction-categories.ts). Those two run on their own
- * clocks: how much of their work lands in the counted window moves from run to run (a major
- * collection in it or not), while the rest, the code a request runs, repeats.
+ * Instructions per request from instructions.sh's categories line (instruction-categories.ts):
+ * less V8's optimising compiler and garbage collector (`withoutCompilerAndGc`), or less the
+ * compiler alone (`withoutCompiler`). Both run on their own clocks: how much of their work lands in
+ * the counted window moves from run to run (a major collection in it or not), while the rest, the
+ * code a request runs, repeats; with requests in flight together the collector's work is what the
+ * count is for, and enough requests are counted that a window holds several collections.
  */
-export function countOf(output: string, target: string): number {
+export function countOf(output: string, target: string, field: CountedField = 'withoutCompilerAndGc'): number {
   const named = new RegExp(`^${target}\\b.*instructions per request`, 'm').exec(output);
-  const categories = /^\{"instructionsPerRequest":\d+,"withoutCompilerAndGc":(\d+)/m.exec(output);
-  if (!named || !categories) throw new Error(`no count for ${target} in:\n${output.slice(-2000)}`);
-  return Number(categories[1]);
+  const categories = /^\{"instructionsPerRequest":\d+.*\}$/m.exec(output);
+  const counted = categories ? (JSON.parse(categories[0]) as Partial<Record<CountedField, unknown>>)[field] : undefined;
+  if (!named || typeof counted !== 'number') throw new Error(`no count for ${target} in:\n${output.slice(-2000)}`);
+  return counted;
 }
 
-/** Counts one target; the two run at once, each on its own ports (a count does not depend on the other's load). */
-async function count(target: 'facade' | 'floor', scenario: string, requests: number, port: number): Promise<number> {
+/** Counts one target; all run at once, each on its own ports (a count does not depend on the others' load). */
+async function count(target: 'facade' | 'floor', scenario: string, gateCount: GateCount, requests: number, port: number): Promise<number> {
   // V8 without its background threads: code is compiled and garbage collected on the main thread
   // at points the requests decide, not when another thread gets the (valgrind-serialised) CPU, so
   // which code is optimised by the counted requests does not move with the machine's load.
   const running = promisify(execFile)('bash', [join(ROOT, 'test/bench/instructions.sh'), target, String(requests), '--single-threaded'], {
     cwd: ROOT,
     encoding: 'utf8',
-    // One request at a time: with several in flight, how many one turn of the event loop takes
-    // depends on the machine's timing, and so does the count per request.
-    env: { ...process.env, SCENARIO: scenario, SIMULATOR_PORT: String(port), CONNECTIONS: '1' },
+    env: { ...process.env, SCENARIO: scenario, SIMULATOR_PORT: String(port), CONNECTIONS: String(gateCount.connections) },
     // Valgrind's Node is slow, and far slower on a busy machine; a stuck run must not hang CI.
     timeout: 20 * 60_000,
     killSignal: 'SIGTERM',
     maxBuffer: 16 * 2 ** 20,
   });
-  // instructions.sh's steps, as they happen, each with the target's name.
-  createInterface({ input: running.child.stderr! }).on('line', (line) => progress(line));
+  // instructions.sh's steps, as they happen, each with the target's name and the scenario.
+  createInterface({ input: running.child.stderr! }).on('line', (line) => progress(`(${scenario}) ${line}`));
   const { stdout } = await running;
-  return countOf(stdout, target);
+  return countOf(stdout, target, gateCount.field);
 }
+
+/** One count's verdict line and whether it passed (null: it could not be taken). */
+async function gate(gateCount: GateCount, budget: InstructionBudget, requests: number): Promise<{ pass: boolean | null; line: string }> {
+  try {
+    const [facade, floor] = await Promise.all([
+      count('facade', budget.scenario, gateCount, requests, gateCount.port),
+      count('floor', budget.scenario, gateCount, requests, gateCount.port + 10),
+    ]);
+    const verdict = gateVerdict({ facade, floor }, budget, gateCount);
+    return { pass: verdict.pass, line: verdict.line };
+  } catch (error) {
+    const detail = error as { stderr?: string; message?: string };
+    console.error(detail.stderr || detail.message || error);
+    return { pass: null, line: errorLine(budget, gateCount, ' (see above)') };
+  }
+}
+
+/** The exit status of the verdicts: 2 when a count could not be taken, 1 when one is over budget, else 0. */
+export const exitStatusOf = (passes: readonly (boolean | null)[]) => (passes.includes(null) ? 2 : passes.includes(false) ? 1 : 0);
 
 async function main(): Promise<void> {
   const { values } = parseArgs({
-    options: { requests: { type: 'string', default: '300' }, port: { type: 'string', default: '4981' }, 'no-build': { type: 'boolean', default: false } },
+    options: {
+      // Requests counted after the warm-up, for every count run (default: each count's own).
+      requests: { type: 'string' },
+      // One count alone (sequential or concurrent), as when its budget is re-read.
+      only: { type: 'string' },
+      // Another set of ports, for a second gate beside a first: each count's simulator port moves by as much.
+      'port-offset': { type: 'string', default: '0' },
+      'no-build': { type: 'boolean', default: false },
+    },
   });
-  const budget = JSON.parse(readFileSync(BUDGET_FILE, 'utf8')) as InstructionBudget;
+  const names = (values.only ? [values.only] : Object.keys(GATE_COUNTS)) as GateCountName[];
+  if (names.some((name) => !(name in GATE_COUNTS))) {
+    console.error(`--only takes one of ${Object.keys(GATE_COUNTS).join(', ')}`);
+    process.exit(2);
+  }
+  const counts = names.map((name) => {
+    const gateCount: GateCount = GATE_COUNTS[name];
+    let budget: InstructionBudget;
+    try {
+      budget = JSON.parse(readFileSync(join(ROOT, gateCount.budgetFile), 'utf8')) as InstructionBudget;
+    } catch (error) {
+      console.log(`bench:gate ERROR: the budget ${gateCount.budgetFile} could not be read: ${(error as Error).message}`);
+      process.exit(2);
+    }
+    const port = gateCount.port + Number(values['port-offset']);
+    return { gateCount: { ...gateCount, port }, budget, requests: values.requests ? Number(values.requests) : gateCount.requests };
+  });
   if (!hasValgrind()) {
     console.error(NO_VALGRIND);
-    console.log(`bench:gate ERROR: the instruction counts of (${budget.scenario}) could not be taken: no valgrind`);
+    for (const { gateCount, budget } of counts) console.log(errorLine(budget, gateCount, ': no valgrind'));
     process.exit(2);
   }
   const started = Date.now();
@@ -119,20 +217,18 @@ async function main(): Promise<void> {
       progress('building dist/ (npm run build)');
       execFileSync('npm', ['run', '--silent', 'build'], { cwd: ROOT, stdio: ['ignore', 'ignore', 'inherit'] });
     }
-    const requests = Number(values.requests);
-    const port = Number(values.port);
-    progress(`counting (${budget.scenario}) on the facade and the Yoga floor at once under callgrind, ${requests} requests each after the warm-up: several minutes`);
-    const [facade, floor] = await Promise.all([count('facade', budget.scenario, requests, port), count('floor', budget.scenario, requests, port + 10)]);
-    const counts = { facade, floor };
-    const verdict = gateVerdict(counts, budget);
-    console.log(verdict.line);
-    process.exit(verdict.pass ? 0 : 1);
   } catch (error) {
-    const detail = error as { stderr?: string; message?: string };
-    console.error(detail.stderr || detail.message || error);
-    console.log(`bench:gate ERROR: the instruction counts of (${budget.scenario}) could not be taken (see above)`);
+    console.error((error as Error).message);
+    for (const { gateCount, budget } of counts) console.log(errorLine(budget, gateCount, ': npm run build failed'));
     process.exit(2);
   }
+  progress(
+    `counting ${counts.map(({ budget, gateCount, requests }) => `(${budget.scenario}) at ${gateCount.connections} connection(s), ${requests} requests`).join(' and ')} ` +
+      'after the warm-up, on the facade and the Yoga floor, all at once under callgrind: several minutes',
+  );
+  const verdicts = await Promise.all(counts.map(({ gateCount, budget, requests }) => gate(gateCount, budget, requests)));
+  for (const { line } of verdicts) console.log(line);
+  process.exit(exitStatusOf(verdicts.map(({ pass }) => pass)));
 }
 
 if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) void main();

@@ -21,6 +21,8 @@
 # WITHOUT_PLUGINS=<name,...> counts the facade without those entries of PLUGIN_ORDER
 # (test/bench/without-plugins.ts): what a per-request feature costs, by switching it off.
 # The floor runs under start:prod's Node flags too, with the scenario's floor environment.
+# The facade's client deadlines are minutes: with 32 in flight under valgrind a request waits
+# longer than the production 10 s for its turn, and would be answered 408 or cut.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 # The pinned runtime (the `node` package), as npm scripts run it; NODE_BIN_DIR names another.
@@ -79,6 +81,9 @@ read -r -a PROD_FLAGS <<<"$(node --import tsx -e "import('./test/support/product
 SEMI_SPACE_MB=$(printf '%s\n' "${PROD_FLAGS[@]}" | sed -n 's/^--max-semi-space-size=//p')
 [ -n "$SEMI_SPACE_MB" ] || { echo "start:prod has no --max-semi-space-size to pin the young generation at" >&2; exit 1; }
 PACE_FLAGS=(--min-semi-space-size="$SEMI_SPACE_MB")
+# With several requests in flight, a turn of the loop under valgrind can outlast a response's
+# keep-alive timer, which then cuts the connection the next request waits on (untimed-keep-alive.mjs).
+[ "${CONNECTIONS:-0}" = 1 ] || PACE_FLAGS+=(--import="$PWD/test/bench/untimed-keep-alive.mjs")
 COUNT=(valgrind --tool=callgrind --instr-atstart=no --smc-check=all-non-file --callgrind-out-file="$OUT/callgrind.out")
 progress "starting under valgrind (Node runs some 50 times slower there: minutes)"
 if [ "$TARGET" = baseline ]; then
@@ -99,6 +104,7 @@ else
   env $SCENARIO_ENV NODE_ENV=production LOG_LEVEL=warn PORT=$TARGET_PORT PARTNER_API_URL=http://127.0.0.1:$SIMULATOR_PORT \
     TRUSTED_DOCUMENTS="$OUT/manifest.json" TRUSTED_DOCUMENTS_ONLY=false \
     BENCH_WITHOUT_PLUGINS=${WITHOUT_PLUGINS:-} PARTNER_APP_KEY=$APP_KEY UPSTREAM_TIMEOUT_MS=120000 \
+    HTTP_HEADERS_TIMEOUT_MS=600000 HTTP_REQUEST_TIMEOUT_MS=600000 HTTP_WRITE_TIMEOUT_MS=600000 \
     "${COUNT[@]}" node "${PROD_FLAGS[@]}" "${PACE_FLAGS[@]}" "$@" "$ENTRY" >"$OUT/target.log" 2>&1 &
 fi
 PID=$!
@@ -112,10 +118,18 @@ drive() {
     import autocannon from 'autocannon';
     import { buildScenarios } from './test/bench/scenarios.ts';
     const scenario = buildScenarios().find((s) => s.id === '$SCENARIO');
-    const request = ('$TARGET' === 'baseline' ? scenario.baseline : scenario.facade)[0];
+    const requests = '$TARGET' === 'baseline' ? scenario.baseline : scenario.facade;
+    const request = requests[0];
+    // A like-for-like scenario's requests in turn, as the bench sends them (drive.ts): the next
+    // request, whichever connection is free, so that requests in flight are of distinct callers.
+    let next = 0;
+    const rotate = (sent) => {
+      const { method, path, headers, body } = requests[next++ % requests.length];
+      return { ...sent, method, path, headers, body };
+    };
     const result = await autocannon({ url: 'http://127.0.0.1:$TARGET_PORT', connections: ${CONNECTIONS:-0} || scenario.connections,
       amount: $1, timeout: 120, method: request.method, headers: request.headers, body: request.body,
-      requests: [{ path: request.path }] });
+      requests: [requests.length > 1 ? { setupRequest: rotate } : { path: request.path }] });
     if (result.non2xx || result.timeouts) { console.error('failed requests', result); process.exit(1); }
     // At valgrind's pace a server's keep-alive timer may close a connection the client is reusing;
     // autocannon reconnects, and only answered requests are counted.
