@@ -12,7 +12,7 @@ import { helpText } from './http/help.js';
 import { createNodeServer, listen } from './http/node-server.js';
 import { serviceRoutes } from './http/routes.js';
 import { createLoadShedding } from './http/shedding.js';
-import { createShutdown } from './http/shutdown.js';
+import { createShutdown, type Shutdown } from './http/shutdown.js';
 import { yogaLogging } from './logger.js';
 import { createMetrics, type TradegraphMetrics } from './observability/metrics.js';
 import { partnerCallLog } from './observability/partner-call-log.js';
@@ -22,7 +22,7 @@ import { createClientIdentities } from './observability/client-identity.js';
 import { PartnerApi, type PartnerApiOptions } from './partner/index.js';
 import { maskedErrorsOf } from './plugins/error-codes.js';
 import { tradegraphPlugins } from './plugins/index.js';
-import { createRateLimit } from './plugins/rate-limit.js';
+import { createRateLimit, type RateLimit } from './plugins/rate-limit.js';
 import { prepareTrustedDocuments, type TrustedDocuments } from './plugins/trusted-documents.js';
 import { connectRedis, warnIfEvicting, type SharedRedis } from './redis.js';
 import { redisValues, type RedisValues } from './redis-values.js';
@@ -67,8 +67,6 @@ export interface NodeServerContext {
 
 export function createTradegraph({ config, logger, graphiqlHeaders = {}, schema = buildSchema() }: TradegraphOptions): Tradegraph {
   const metrics = createMetrics();
-  // The app-key too: a client header that carried it would put it in every log line and series.
-  const clients = createClientIdentities({ maxNames: config.clientNamesMax, secrets: config.partnerAppKey ? [config.partnerAppKey] : [] });
   const redisOptions = () => ({ commandTimeoutMs: config.redisCommandTimeoutMs, values: redisValuesOf(config, metrics), tlsCa: config.redisTlsCa });
   const redis = config.redisUrl === null ? null : connectRedis(config.redisUrl, logger, redisOptions());
   const partner = createPartnerApi(config, logger, metrics, redis);
@@ -81,14 +79,46 @@ export function createTradegraph({ config, logger, graphiqlHeaders = {}, schema 
       ? null
       : connectRedis(config.responseCacheRedisUrl, logger.child({ redis: 'RESPONSE_CACHE_REDIS_URL' }), redisOptions());
   if (ownCacheRedis) metrics.watchResponseCacheRedis(() => ownCacheRedis.up);
-  const cacheRedis = ownCacheRedis ?? redis;
   // One rate limit for Yoga's answers (its plugin) and the node:http server's own refusals.
   const rateLimit = config.rateLimit
     ? createRateLimit({ ...config.rateLimit, accepted: partner.accepted, redis: redis ?? undefined, onRefusal: (budget) => metrics.countRateLimitRefusal(budget) })
     : null;
+  const parts: ServiceParts = { config, logger, metrics, partner, redis, ownCacheRedis, rateLimit };
+  const yoga = createServiceYoga(parts, schema, graphiqlHeaders);
+  const { server, shutdown } = createServiceServer(parts, yoga);
+  return {
+    server,
+    yoga,
+    partner,
+    metrics,
+    redis,
+    cacheRedis: ownCacheRedis,
+    listen: (port, host = '127.0.0.1') => listen(server, port, host),
+    close: (graceMs = Number.POSITIVE_INFINITY) =>
+      shutdown.close(server, graceMs, () => Promise.all([partner.close(), redis?.close(), ownCacheRedis?.close()])),
+  };
+}
+
+/** What the service's Yoga and node:http server are built from. */
+interface ServiceParts {
+  config: ServiceConfig;
+  logger: Logger;
+  metrics: TradegraphMetrics;
+  partner: PartnerApi;
+  redis: SharedRedis | null;
+  /** The response cache's own Redis (RESPONSE_CACHE_REDIS_URL); the cache uses `redis` without it. */
+  ownCacheRedis: SharedRedis | null;
+  rateLimit: RateLimit | null;
+}
+
+/** Yoga with the service's plugins (plugins/index.ts) and the trusted documents, if any. */
+function createServiceYoga(parts: ServiceParts, schema: GraphQLSchema, graphiqlHeaders: Record<string, string>): Tradegraph['yoga'] {
+  const { config, logger, metrics, partner, redis, ownCacheRedis, rateLimit } = parts;
+  // The app-key too: a client header that carried it would put it in every log line and series.
+  const clients = createClientIdentities({ maxNames: config.clientNamesMax, secrets: config.partnerAppKey ? [config.partnerAppKey] : [] });
+  const cacheRedis = ownCacheRedis ?? redis;
   // Filled from the manifest once Yoga's pipeline exists (below).
   const trustedDocuments: TrustedDocuments = new Map();
-
   const graphiql = config.production ? null : { page: graphiqlPage(graphiqlOptions(graphiqlHeaders)), graphqlPath: GRAPHQL_PATH };
   const yoga = createYoga<NodeServerContext, TradegraphContext>({
     schema,
@@ -123,7 +153,12 @@ export function createTradegraph({ config, logger, graphiqlHeaders = {}, schema 
   });
   // Throws a ConfigError naming TRUSTED_DOCUMENTS for a document no request could run.
   if (config.trustedDocuments) prepareTrustedDocuments(yoga as never, config.trustedDocuments, trustedDocuments);
+  return yoga;
+}
 
+/** The node:http server in front of Yoga: its own routes, load shedding, write timeout and graceful shutdown. */
+function createServiceServer(parts: ServiceParts, yoga: Tradegraph['yoga']): { server: Server; shutdown: Shutdown } {
+  const { config, logger, metrics, partner, redis, ownCacheRedis, rateLimit } = parts;
   const readiness = createReadinessCheck({
     probe: (timeoutMs) => partner.probeUpstreams(timeoutMs),
     timeoutMs: Math.min(READINESS_TIMEOUT_MS, config.upstreamTimeoutMs),
@@ -149,18 +184,7 @@ export function createTradegraph({ config, logger, graphiqlHeaders = {}, schema 
     budgetFieldsOf: rateLimit ? (req) => rateLimit.fieldsOf(credentialKeyOfHeader(req.headers.authorization)) : async () => ({}),
     bodyStream: yoga.fetchAPI.ReadableStream,
   });
-
-  return {
-    server,
-    yoga,
-    partner,
-    metrics,
-    redis,
-    cacheRedis: ownCacheRedis,
-    listen: (port, host = '127.0.0.1') => listen(server, port, host),
-    close: (graceMs = Number.POSITIVE_INFINITY) =>
-      shutdown.close(server, graceMs, () => Promise.all([partner.close(), redis?.close(), ownCacheRedis?.close()])),
-  };
+  return { server, shutdown };
 }
 
 /** The partner clients' settings, every one from the configuration (config.ts holds the defaults). */
