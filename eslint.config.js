@@ -67,17 +67,6 @@ export default tseslint.config(
     rules: { 'max-lines-per-function': ['error', { max: 60, skipBlankLines: true, skipComments: true }] },
   },
   {
-    // TEMPORARY, to be removed as each is split.
-    files: [
-      'src/federation/fleet.ts',
-      'src/http/write-timeout.ts',
-      'src/observability/metrics.ts',
-      'src/redis.ts',
-      'src/server.ts',
-    ],
-    rules: { 'max-lines-per-function': ['error', { max: 100, skipBlankLines: true, skipComments: true }] },
-  },
-  {
     files: ['schema/**/*.graphql'],
     languageOptions: {
       parser: graphqlPlugin.parser,

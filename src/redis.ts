@@ -41,86 +41,107 @@ export interface RedisOptions {
  */
 export const REDIS_COMMAND_TIMED_OUT = /timed out/i;
 
-/** Connects in the background; the URL (which may hold a password) is never logged. */
-export function connectRedis(url: string, logger: Logger, { commandTimeoutMs, values, tlsCa = null }: RedisOptions): SharedRedis {
+/**
+ * Whether Redis is up, as the connection's events and the deadlines of its commands tell, logged
+ * once per outage however many errors and reconnection attempts it holds; the first connection
+ * failing counts as an outage too.
+ */
+class RedisHealth {
   /** The connection's own state (ioredis 'ready'), and whether its last command was answered in time. */
-  let ready = false;
-  let answering = true;
-  // One warning per outage, however many errors and reconnection attempts it holds; the first
-  // connection failing counts as an outage too.
-  let inOutage = false;
-  let closing = false;
-  const lost = (reason: string) => {
-    if (closing || inOutage) return;
-    inOutage = true;
-    logger.warn(
-      { reason },
-      'Redis is unreachable: the response cache is bypassed and rate limits count per replica until it is back',
-    );
-  };
-  const client = import('ioredis').then(({ Redis }) => {
-    const connection = new Redis(url, {
-      enableOfflineQueue: false,
-      commandTimeout: commandTimeoutMs,
-      connectTimeout: REDIS_CONNECT_TIMEOUT_MS,
-      maxRetriesPerRequest: 0,
-      retryStrategy: (attempt) => Math.min(attempt * REDIS_RECONNECT_STEP_MS, REDIS_MAX_RECONNECT_DELAY_MS),
-      // As ioredis documents TLS: rediss:// turns it on, `tls` options (node:tls) such as the CA go beside it.
-      ...(tlsCa !== null && url.startsWith('rediss:') ? { tls: { ca: tlsCa } } : {}),
-    });
-    connection.on('ready', () => {
-      ready = true;
-      answering = true;
-      recovered();
-    });
-    // Without a listener an 'error' event would be thrown; each one is a failed (re)connection.
-    connection.on('error', (error: Error) => {
-      ready = false;
-      lost(error.message);
-    });
-    connection.on('close', () => {
-      ready = false;
-      lost('connection closed');
-    });
-    return connection;
-  });
-  const recovered = () => {
-    if (!ready || !answering || !inOutage) return;
-    inOutage = false;
-    logger.info('Redis is reachable again: the response cache and rate limits are shared again');
-  };
-  // The reason names what found the hang: a request's command, or the heartbeat.
-  const missed = (what: string) => (error: unknown) => {
+  ready = false;
+  answering = true;
+  closing = false;
+  #inOutage = false;
+  readonly #logger: Logger;
+  readonly #commandTimeoutMs: number;
+
+  constructor(logger: Logger, commandTimeoutMs: number) {
+    this.#logger = logger;
+    this.#commandTimeoutMs = commandTimeoutMs;
+  }
+
+  get up(): boolean {
+    return this.ready && this.answering && !this.closing;
+  }
+
+  connected(): void {
+    this.ready = true;
+    this.answered();
+  }
+
+  disconnected(reason: string): void {
+    this.ready = false;
+    this.#lost(reason);
+  }
+
+  answered(): void {
+    this.answering = true;
+    if (!this.ready || !this.#inOutage) return;
+    this.#inOutage = false;
+    this.#logger.info('Redis is reachable again: the response cache and rate limits are shared again');
+  }
+
+  /** A command failed; `what` names what found a hang: a request's command, or the heartbeat. */
+  failed(what: string, error: unknown): void {
     // Only a missed deadline: a refused command (a full Redis, a wrong type) says Redis answers.
     if (!(error instanceof Error) || !REDIS_COMMAND_TIMED_OUT.test(error.message)) return;
-    answering = false;
-    lost(`${what} got no answer within ${commandTimeoutMs} ms`);
-  };
-  const commandFailed = missed('a command');
+    this.answering = false;
+    this.#lost(`${what} got no answer within ${this.#commandTimeoutMs} ms`);
+  }
+
+  #lost(reason: string): void {
+    if (this.closing || this.#inOutage) return;
+    this.#inOutage = true;
+    this.#logger.warn({ reason }, 'Redis is unreachable: the response cache is bypassed and rate limits count per replica until it is back');
+  }
+}
+
+/** The ioredis connection, failing fast while Redis is away and reconnecting in the background; its events tell `health`. */
+async function openConnection(url: string, commandTimeoutMs: number, tlsCa: string | null, health: RedisHealth): Promise<Redis> {
+  const { Redis } = await import('ioredis');
+  const connection = new Redis(url, {
+    enableOfflineQueue: false,
+    commandTimeout: commandTimeoutMs,
+    connectTimeout: REDIS_CONNECT_TIMEOUT_MS,
+    maxRetriesPerRequest: 0,
+    retryStrategy: (attempt) => Math.min(attempt * REDIS_RECONNECT_STEP_MS, REDIS_MAX_RECONNECT_DELAY_MS),
+    // As ioredis documents TLS: rediss:// turns it on, `tls` options (node:tls) such as the CA go beside it.
+    ...(tlsCa !== null && url.startsWith('rediss:') ? { tls: { ca: tlsCa } } : {}),
+  });
+  connection.on('ready', () => health.connected());
+  // Without a listener an 'error' event would be thrown; each one is a failed (re)connection.
+  connection.on('error', (error: Error) => health.disconnected(error.message));
+  connection.on('close', () => health.disconnected('connection closed'));
+  return connection;
+}
+
+/** Connects in the background; the URL (which may hold a password) is never logged. */
+export function connectRedis(url: string, logger: Logger, { commandTimeoutMs, values, tlsCa = null }: RedisOptions): SharedRedis {
+  const health = new RedisHealth(logger, commandTimeoutMs);
+  const client = openConnection(url, commandTimeoutMs, tlsCa, health);
+  const commandFailed = (error: unknown) => health.failed('a command', error);
   // The heartbeat: a PING on a ready connection, whose answer (or its missed deadline) decides
   // whether Redis answers; unref'd, so it never keeps the process alive.
   const heartbeat = setInterval(() => {
-    if (!ready || closing) return;
+    if (!health.ready || health.closing) return;
     void client
       .then((connection) => connection.ping())
-      .then(() => {
-        answering = true;
-        recovered();
-      }, missed('the heartbeat PING'));
+      .then(
+        () => health.answered(),
+        (error: unknown) => health.failed('the heartbeat PING', error),
+      );
   }, REDIS_HEARTBEAT_MS);
   heartbeat.unref();
-
-  const isUp = () => ready && answering && !closing;
 
   return {
     client: () => client,
     get up() {
-      return isUp();
+      return health.up;
     },
     commandFailed,
     values,
     async attempt(command) {
-      if (!isUp()) return undefined;
+      if (!health.up) return undefined;
       try {
         return await command(await client);
       } catch (error) {
@@ -129,7 +150,7 @@ export function connectRedis(url: string, logger: Logger, { commandTimeoutMs, va
       }
     },
     async close() {
-      closing = true;
+      health.closing = true;
       clearInterval(heartbeat);
       (await client).disconnect();
     },

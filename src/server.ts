@@ -13,8 +13,8 @@ import { createNodeServer, listen } from './http/node-server.js';
 import { serviceRoutes } from './http/routes.js';
 import { createLoadShedding } from './http/shedding.js';
 import { createLiveInventories, useLiveInventories, type LiveInventories } from './live/inventories.js';
-import { serveGraphQLOverWebSocket } from './live/websocket.js';
-import { createShutdown } from './http/shutdown.js';
+import { serveGraphQLOverWebSocket, type GraphQLWebSocket } from './live/websocket.js';
+import { createShutdown, type Shutdown } from './http/shutdown.js';
 import { yogaLogging } from './logger.js';
 import { createMetrics, type TradegraphMetrics } from './observability/metrics.js';
 import { partnerCallLog } from './observability/partner-call-log.js';
@@ -71,8 +71,6 @@ export interface NodeServerContext {
 
 export function createTradegraph({ config, logger, graphiqlHeaders = {}, schema = buildSchema() }: TradegraphOptions): Tradegraph {
   const metrics = createMetrics();
-  // The app-key too: a client header that carried it would put it in every log line and series.
-  const clients = createClientIdentities({ maxNames: config.clientNamesMax, secrets: config.partnerAppKey ? [config.partnerAppKey] : [] });
   const redisOptions = () => ({ commandTimeoutMs: config.redisCommandTimeoutMs, values: redisValuesOf(config, metrics), tlsCa: config.redisTlsCa });
   const redis = config.redisUrl === null ? null : connectRedis(config.redisUrl, logger, redisOptions());
   const partner = createPartnerApi(config, logger, metrics, redis);
@@ -85,28 +83,76 @@ export function createTradegraph({ config, logger, graphiqlHeaders = {}, schema 
       ? null
       : connectRedis(config.responseCacheRedisUrl, logger.child({ redis: 'RESPONSE_CACHE_REDIS_URL' }), redisOptions());
   if (ownCacheRedis) metrics.watchResponseCacheRedis(() => ownCacheRedis.up);
-  const cacheRedis = ownCacheRedis ?? redis;
   // One rate limit for Yoga's answers (its plugin) and the node:http server's own refusals.
   const rateLimit = config.rateLimit
     ? createRateLimit({ ...config.rateLimit, accepted: partner.accepted, redis: redis ?? undefined, onRefusal: (budget) => metrics.countRateLimitRefusal(budget) })
     : null;
-  // Filled from the manifest once Yoga's pipeline exists (below).
-  const trustedDocuments: TrustedDocuments = new Map();
-
-  const contextDependencies: ContextDependencies = {
+  const dependencies: ContextDependencies = {
     partner,
     listingFeeBatchMax: config.listingFeeBatchMax,
     operationTimeoutMs: config.operationTimeoutMs,
     pageMaxPartnerCalls: config.pageMaxPartnerCalls,
     feeBudget: rateLimit?.feeBudget,
   };
-  const live = liveInventoriesOf(config, contextDependencies, rateLimit, metrics);
+  const live = liveInventoriesOf(config, dependencies, rateLimit, metrics);
+  // Filled from the manifest once Yoga's pipeline exists (createServiceYoga).
+  const trustedDocuments: TrustedDocuments = new Map();
+  const parts: ServiceParts = { config, logger, metrics, partner, redis, ownCacheRedis, rateLimit, dependencies, live, trustedDocuments };
+  const yoga = createServiceYoga(parts, schema, graphiqlHeaders);
+  const { server, shutdown, websocket } = createServiceServer(parts, yoga);
+  return {
+    server,
+    yoga,
+    partner,
+    metrics,
+    redis,
+    cacheRedis: ownCacheRedis,
+    live,
+    listen: (port, host = '127.0.0.1') => listen(server, port, host),
+    close: (graceMs = Number.POSITIVE_INFINITY) => closeService(parts, server, shutdown, websocket, graceMs),
+  };
+}
 
+/** Live streams first, so that their connections close within the drain; then the server's drain, then the upstreams. */
+async function closeService(parts: ServiceParts, server: Server, shutdown: Shutdown, websocket: GraphQLWebSocket, graceMs: number): Promise<void> {
+  const { partner, redis, ownCacheRedis, live } = parts;
+  live.close();
+  // A turn for graphql-ws to send each ended subscription its `complete` before the close frame;
+  // the sockets, which node:http no longer counts as its requests, are closed (1001) after them.
+  await new Promise((resolve) => setImmediate(resolve));
+  await websocket.close();
+  return shutdown.close(server, graceMs, () => Promise.all([partner.close(), redis?.close(), ownCacheRedis?.close()]));
+}
+
+/** What the service's Yoga and node:http server are built from. */
+interface ServiceParts {
+  config: ServiceConfig;
+  logger: Logger;
+  metrics: TradegraphMetrics;
+  partner: PartnerApi;
+  redis: SharedRedis | null;
+  /** The response cache's own Redis (RESPONSE_CACHE_REDIS_URL); the cache uses `redis` without it. */
+  ownCacheRedis: SharedRedis | null;
+  rateLimit: RateLimit | null;
+  /** What the context factory and the live polls build loaders from. */
+  dependencies: ContextDependencies;
+  live: LiveInventories;
+  /** The trusted documents, read by Yoga's pipeline and the WebSocket transport alike. */
+  trustedDocuments: TrustedDocuments;
+}
+
+/** Yoga with the service's plugins (plugins/index.ts) and the trusted documents, if any. */
+function createServiceYoga(parts: ServiceParts, schema: GraphQLSchema, graphiqlHeaders: Record<string, string>): Tradegraph['yoga'] {
+  const { config, logger, metrics, redis, ownCacheRedis, rateLimit } = parts;
+  // The app-key too: a client header that carried it would put it in every log line and series.
+  const clients = createClientIdentities({ maxNames: config.clientNamesMax, secrets: config.partnerAppKey ? [config.partnerAppKey] : [] });
+  const { dependencies, live, trustedDocuments } = parts;
+  const cacheRedis = ownCacheRedis ?? redis;
   const graphiql = config.production ? null : { page: graphiqlPage(graphiqlOptions(graphiqlHeaders)), graphqlPath: GRAPHQL_PATH };
   const yoga = createYoga<NodeServerContext, TradegraphContext>({
     schema,
     graphqlEndpoint: GRAPHQL_PATH,
-    context: createContextFactory(contextDependencies),
+    context: createContextFactory(dependencies),
     plugins: [
       ...tradegraphPlugins({ config, logger, metrics, clients, redis, cacheRedis, rateLimit, trustedDocuments, graphiql }),
       useLiveInventories<TradegraphContext>(live),
@@ -133,7 +179,12 @@ export function createTradegraph({ config, logger, graphiqlHeaders = {}, schema 
   });
   // Throws a ConfigError naming TRUSTED_DOCUMENTS for a document no request could run.
   if (config.trustedDocuments) prepareTrustedDocuments(yoga as never, config.trustedDocuments, trustedDocuments);
+  return yoga;
+}
 
+/** The node:http server in front of Yoga: its own routes, load shedding, write timeout and graceful shutdown. */
+function createServiceServer(parts: ServiceParts, yoga: Tradegraph['yoga']): { server: Server; shutdown: Shutdown; websocket: GraphQLWebSocket } {
+  const { config, logger, metrics, partner, redis, ownCacheRedis, rateLimit } = parts;
   const readiness = createReadinessCheck({
     probe: (timeoutMs) => partner.probeUpstreams(timeoutMs),
     timeoutMs: Math.min(READINESS_TIMEOUT_MS, config.upstreamTimeoutMs),
@@ -165,30 +216,11 @@ export function createTradegraph({ config, logger, graphiqlHeaders = {}, schema 
     server,
     path: GRAPHQL_PATH,
     yoga,
-    trustedDocuments,
+    trustedDocuments: parts.trustedDocuments,
     trustedDocumentsOnly: config.trustedDocumentsOnly,
     maxPayloadBytes: config.maxBodyBytes,
   });
-
-  return {
-    server,
-    yoga,
-    partner,
-    metrics,
-    redis,
-    cacheRedis: ownCacheRedis,
-    live,
-    listen: (port, host = '127.0.0.1') => listen(server, port, host),
-    close: async (graceMs = Number.POSITIVE_INFINITY) => {
-      // Every live stream completes first, so that its connection can close within the drain;
-      // the sockets, which node:http no longer counts as its requests, are closed (1001) after them.
-      live.close();
-      // A turn for graphql-ws to send each ended subscription its `complete` before the close frame.
-      await new Promise((resolve) => setImmediate(resolve));
-      await websocket.close();
-      return shutdown.close(server, graceMs, () => Promise.all([partner.close(), redis?.close(), ownCacheRedis?.close()]));
-    },
-  };
+  return { server, shutdown, websocket };
 }
 
 /** Subscription.inventory's polls, priced by the rate limit when there is one, and counted. */

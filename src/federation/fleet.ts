@@ -150,20 +150,17 @@ function startBalancer(replicas: URL[]): Promise<string> {
   return new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve(`http://127.0.0.1:${(server.address() as AddressInfo).port}`)));
 }
 
-async function start(): Promise<void> {
-  const port = Number(process.env.PORT ?? 4000);
-  const host = process.env.HOST ?? '127.0.0.1';
-  if (!Number.isInteger(port) || port < 0 || port > 65_535) throw new Error(`PORT: must be a whole number from 0 to 65535`);
-  const redisServer = redisServerPath();
-  const node = process.execPath;
-  const tsx = ['--import', 'tsx'];
-
+/** The partner simulator, on a port it picks; resolves with its base URL. */
+async function startSimulator(node: string, tsx: string[]): Promise<string> {
   const simulatorEnv = { SIMULATOR_PORT: '0' };
   const simulatorLine = await startProcess('simulator', node, [...tsx, 'src/simulator/main.ts'], simulatorEnv, (line) =>
     line.startsWith('partner simulator listening on '),
   );
-  const simulatorUrl = simulatorLine.slice('partner simulator listening on '.length).trim();
+  return simulatorLine.slice('partner simulator listening on '.length).trim();
+}
 
+/** Debian's redis-server, without persistence; resolves with its URL. */
+async function startRedis(redisServer: string): Promise<string> {
   // redis-server needs its port named: one nothing listens on now.
   const redisPort = await getPort({ host: '127.0.0.1' });
   await startProcess(
@@ -173,39 +170,39 @@ async function start(): Promise<void> {
     {},
     (line) => line.includes('Ready to accept connections'),
   );
-  const redisUrl = `redis://127.0.0.1:${redisPort}`;
+  return `redis://127.0.0.1:${redisPort}`;
+}
 
-  const replicaUrls = await Promise.all(
-    Array.from({ length: REPLICAS }, async (_, index) => {
-      // Named here, so that readiness is the replica's /health answering, whatever it logs.
-      const replicaPort = await getPort({ host: '127.0.0.1' });
-      const name = `replica-${index + 1}`;
-      const starting = startProcess(
-        name,
-        node,
-        [...tsx, 'src/main.ts'],
-        {
-          PORT: String(replicaPort),
-          HOST: '127.0.0.1',
-          NODE_ENV: 'development',
-          LOG_LEVEL: process.env.LOG_LEVEL ?? 'info',
-          PARTNER_API_URL: simulatorUrl,
-          // The simulator's demo merchant key (docs/simulator.md), unless one is given.
-          PARTNER_APP_KEY: process.env.PARTNER_APP_KEY ?? 'demo-app-key',
-          REDIS_URL: redisUrl,
-          RESPONSE_CACHE_TTL_MS: process.env.RESPONSE_CACHE_TTL_MS ?? '10000',
-          RATE_LIMIT_MAX: process.env.RATE_LIMIT_MAX ?? '6000',
-          RATE_LIMIT_WINDOW_MS: process.env.RATE_LIMIT_WINDOW_MS ?? '60000',
-        },
-      );
-      const url = new URL(`http://127.0.0.1:${replicaPort}`);
-      await Promise.race([starting, healthy(name, url)]);
-      return url;
-    }),
+/** One replica of the service, against the simulator and the shared Redis; resolves with its URL once /health answers. */
+async function startReplica(index: number, node: string, tsx: string[], simulatorUrl: string, redisUrl: string): Promise<URL> {
+  // Named here, so that readiness is the replica's /health answering, whatever it logs.
+  const replicaPort = await getPort({ host: '127.0.0.1' });
+  const name = `replica-${index + 1}`;
+  const starting = startProcess(
+    name,
+    node,
+    [...tsx, 'src/main.ts'],
+    {
+      PORT: String(replicaPort),
+      HOST: '127.0.0.1',
+      NODE_ENV: 'development',
+      LOG_LEVEL: process.env.LOG_LEVEL ?? 'info',
+      PARTNER_API_URL: simulatorUrl,
+      // The simulator's demo merchant key (docs/simulator.md), unless one is given.
+      PARTNER_APP_KEY: process.env.PARTNER_APP_KEY ?? 'demo-app-key',
+      REDIS_URL: redisUrl,
+      RESPONSE_CACHE_TTL_MS: process.env.RESPONSE_CACHE_TTL_MS ?? '10000',
+      RATE_LIMIT_MAX: process.env.RATE_LIMIT_MAX ?? '6000',
+      RATE_LIMIT_WINDOW_MS: process.env.RATE_LIMIT_WINDOW_MS ?? '60000',
+    },
   );
-  const balancerUrl = await startBalancer(replicaUrls);
-  const prometheusUrl = await startPrometheus(replicaUrls);
+  const url = new URL(`http://127.0.0.1:${replicaPort}`);
+  await Promise.race([starting, healthy(name, url)]);
+  return url;
+}
 
+/** Hive Gateway on `host`:`port`, in front of the balancer; resolves with the port it listens on. */
+async function startGateway(balancerUrl: string, port: number, host: string): Promise<number> {
   // Composed at start by the repository's own composition (the same as `npm run supergraph`). The
   // gateway serves the composed API schema and proxies each operation whole to the one subgraph,
   // so @defer and @stream are the service's own (one fee call for a page, as without a gateway).
@@ -230,21 +227,59 @@ async function start(): Promise<void> {
     );
     server.listen(port, host, resolve);
   });
-  const gatewayPort = (server.address() as AddressInfo).port;
-  const shownHost = host === '0.0.0.0' ? '127.0.0.1' : host;
+  return (server.address() as AddressInfo).port;
+}
 
+interface Addresses {
+  gateway: string;
+  balancer: string;
+  replicas: URL[];
+  redis: string;
+  simulator: string;
+  prometheus: string | null;
+}
+
+/** Prints what runs where, and a request to try. */
+function sayWhatRunsWhere(urls: Addresses, shownHost: string, gatewayPort: number): void {
+  const pid = (name: string) => `pid ${started.find((s) => s.name === name)!.child.pid}`;
   const rows = [
-    ['Hive Gateway', `http://${shownHost}:${gatewayPort}/graphql`, '@defer/@stream on, Authorization and client passed on, RateLimit back'],
-    ['balancer', balancerUrl, 'round robin over the replicas'],
-    ...replicaUrls.map((url, index) => [`replica-${index + 1}`, `${url.origin}/graphql`, `pid ${started.find((s) => s.name === `replica-${index + 1}`)!.child.pid}`]),
-    ['redis-server', redisUrl, `pid ${started.find((s) => s.name === 'redis-server')!.child.pid}`],
-    ['partner simulator', simulatorUrl, `pid ${started.find((s) => s.name === 'simulator')!.child.pid}`],
-    ...(prometheusUrl ? [['Prometheus', prometheusUrl, 'scrapes the replicas each second, with the rules of ops/prometheus/']] : []),
+    ['Hive Gateway', urls.gateway, '@defer/@stream on, Authorization and client passed on, RateLimit back'],
+    ['balancer', urls.balancer, 'round robin over the replicas'],
+    ...urls.replicas.map((url, index) => [`replica-${index + 1}`, `${url.origin}/graphql`, pid(`replica-${index + 1}`)]),
+    ['redis-server', urls.redis, pid('redis-server')],
+    ['partner simulator', urls.simulator, pid('simulator')],
+    ...(urls.prometheus ? [['Prometheus', urls.prometheus, 'scrapes the replicas each second, with the rules of ops/prometheus/']] : []),
   ];
   say('up; what runs where:');
   for (const [name, url, note] of rows) process.stdout.write(`  ${name!.padEnd(18)} ${url!.padEnd(36)} ${note}\n`);
   say(`try: curl -s http://${shownHost}:${gatewayPort}/graphql -H 'content-type: application/json' -H 'authorization: Bearer demo-access-token' -d '{"query":"{ inventory(platformId: \\"76561198000000240\\", appId: 730) { totalCount } }"}'`);
   say('Ctrl-C stops all of it');
+}
+
+async function start(): Promise<void> {
+  const port = Number(process.env.PORT ?? 4000);
+  const host = process.env.HOST ?? '127.0.0.1';
+  if (!Number.isInteger(port) || port < 0 || port > 65_535) throw new Error(`PORT: must be a whole number from 0 to 65535`);
+  const redisServer = redisServerPath();
+  const node = process.execPath;
+  const tsx = ['--import', 'tsx'];
+
+  const simulatorUrl = await startSimulator(node, tsx);
+  const redisUrl = await startRedis(redisServer);
+  const replicaUrls = await Promise.all(Array.from({ length: REPLICAS }, (_, index) => startReplica(index, node, tsx, simulatorUrl, redisUrl)));
+  const balancerUrl = await startBalancer(replicaUrls);
+  const prometheusUrl = await startPrometheus(replicaUrls);
+  const gatewayPort = await startGateway(balancerUrl, port, host);
+  const shownHost = host === '0.0.0.0' ? '127.0.0.1' : host;
+  const urls = {
+    gateway: `http://${shownHost}:${gatewayPort}/graphql`,
+    balancer: balancerUrl,
+    replicas: replicaUrls,
+    redis: redisUrl,
+    simulator: simulatorUrl,
+    prometheus: prometheusUrl,
+  };
+  sayWhatRunsWhere(urls, shownHost, gatewayPort);
 }
 
 /** Stops the gateway, then every process (SIGTERM, which each of them takes as a graceful stop). */

@@ -14,6 +14,51 @@ export const writeCheckIntervalMs = (timeoutMs: number) => Math.min(HTTP_CHECK_I
 
 type WriteCallback = (error?: Error | null) => void;
 
+/** `chunk` in pieces of WRITE_PROGRESS_BYTES, so that the client's progress is seen piece by piece; null when it fits in one. */
+function piecesOf(chunk: unknown, encoding: BufferEncoding | undefined): Buffer[] | null {
+  if (!(typeof chunk === 'string' || chunk instanceof Uint8Array) || chunk.length <= WRITE_PROGRESS_BYTES) return null;
+  const bytes = typeof chunk === 'string' ? Buffer.from(chunk, encoding) : Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength);
+  const pieces: Buffer[] = [];
+  for (let offset = 0; offset < bytes.length; offset += WRITE_PROGRESS_BYTES) pieces.push(bytes.subarray(offset, offset + WRITE_PROGRESS_BYTES));
+  return pieces;
+}
+
+/**
+ * How much of an answer its connection has taken (each piece's write callback credits its bytes),
+ * and the deadline of its watch: WRITE_PROGRESS_BYTES more taken since the last progress restart it.
+ */
+class Progress {
+  /** Bytes of this answer the connection has taken. */
+  #taken = 0;
+  #takenAtProgress = 0;
+  #deadline = 0;
+  readonly #timeoutMs: number;
+
+  constructor(timeoutMs: number) {
+    this.#timeoutMs = timeoutMs;
+  }
+
+  /** `callback`, crediting `bytes` when the connection has taken them. */
+  credit(bytes: number, callback: WriteCallback | undefined): WriteCallback {
+    return (error) => {
+      if (!error) this.#taken += bytes;
+      callback?.(error);
+    };
+  }
+
+  restart(now: number): void {
+    this.#takenAtProgress = this.#taken;
+    this.#deadline = now + this.#timeoutMs;
+  }
+
+  /** Whether the answer is past its deadline by `now`; progress restarts it. */
+  passed(now: number): boolean {
+    if (this.#taken - this.#takenAtProgress < WRITE_PROGRESS_BYTES) return now >= this.#deadline;
+    this.restart(now);
+    return false;
+  }
+}
+
 /**
  * The response class, given to createServer, that watches an answer once it has more bytes than
  * its connection takes at once (write() answers false, or end() leaves bytes queued): a small
@@ -33,10 +78,8 @@ type WriteCallback = (error?: Error | null) => void;
 export function cutUnreadAnswers<Base extends new (...args: any[]) => ServerResponse>(Response: Base, timeoutMs: number, onCut: AnswerCutListener): Base {
   const checkEveryMs = writeCheckIntervalMs(timeoutMs);
   return class UnreadAnswerCut extends Response {
-    /** Bytes of this answer the connection has taken. */
-    #taken = 0;
-    #takenAtProgress = 0;
-    #deadline = 0;
+    // Made by the first credit or watch: a small answer, never watched, has none.
+    #progress: Progress | undefined;
     #check: NodeJS.Timeout | undefined;
 
     override write(chunk: unknown, encoding?: unknown, callback?: unknown): boolean {
@@ -62,7 +105,8 @@ export function cutUnreadAnswers<Base extends new (...args: any[]) => ServerResp
 
     /** Writes `chunk`, in pieces of WRITE_PROGRESS_BYTES when larger, each credited once taken. */
     #writeInPieces(chunk: unknown, encoding: BufferEncoding | undefined, callback: WriteCallback | undefined): boolean {
-      if (!(typeof chunk === 'string' || chunk instanceof Uint8Array) || chunk.length <= WRITE_PROGRESS_BYTES) {
+      const pieces = piecesOf(chunk, encoding);
+      if (!pieces) {
         // Credited only while watched: a write before that, if still queued as the watch starts,
         // is under 64 KiB, which progress never needs. A string's length, not its bytes: counting
         // them would read it once more, and fewer is safe.
@@ -70,27 +114,19 @@ export function cutUnreadAnswers<Base extends new (...args: any[]) => ServerResp
         const size = typeof chunk === 'string' || chunk instanceof Uint8Array ? chunk.length : 0;
         return super.write(chunk, encoding as BufferEncoding, this.#credit(size, callback));
       }
-      const bytes = typeof chunk === 'string' ? Buffer.from(chunk, encoding) : Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength);
       let flowing = true;
-      for (let offset = 0; offset < bytes.length; offset += WRITE_PROGRESS_BYTES) {
-        const piece = bytes.subarray(offset, offset + WRITE_PROGRESS_BYTES);
-        const last = offset + WRITE_PROGRESS_BYTES >= bytes.length;
-        flowing = super.write(piece, this.#credit(piece.length, last ? callback : undefined));
-      }
+      // The caller's callback goes with the last piece.
+      for (const [index, piece] of pieces.entries()) flowing = super.write(piece, this.#credit(piece.length, index === pieces.length - 1 ? callback : undefined));
       return flowing;
     }
 
     #credit(bytes: number, callback: WriteCallback | undefined): WriteCallback {
-      return (error) => {
-        if (!error) this.#taken += bytes;
-        callback?.(error);
-      };
+      return (this.#progress ??= new Progress(timeoutMs)).credit(bytes, callback);
     }
 
     #watch(): void {
       if (this.#check) return;
-      this.#takenAtProgress = this.#taken;
-      this.#deadline = performance.now() + timeoutMs;
+      (this.#progress ??= new Progress(timeoutMs)).restart(performance.now());
       this.#check = setTimeout(() => this.#checkProgress(), checkEveryMs).unref();
     }
 
@@ -102,12 +138,10 @@ export function cutUnreadAnswers<Base extends new (...args: any[]) => ServerResp
         this.#check = undefined;
         return;
       }
-      const now = performance.now();
       // Without a socket the answer waits behind another on its connection, which is watched itself.
-      if (!socket || this.#taken - this.#takenAtProgress >= WRITE_PROGRESS_BYTES) {
-        this.#takenAtProgress = this.#taken;
-        this.#deadline = now + timeoutMs;
-      } else if (now >= this.#deadline) {
+      if (!socket) {
+        this.#progress!.restart(performance.now());
+      } else if (this.#progress!.passed(performance.now())) {
         onCut(this.writableLength);
         // A reset rather than a close: the kernel drops the bytes still queued for this client at
         // once, instead of holding the connection open to deliver them to a client that does not read.

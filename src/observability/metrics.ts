@@ -80,7 +80,20 @@ const ENVELOPE_CODE = /^-?\d{1,10}$/;
 export function createMetrics(): TradegraphMetrics {
   const registry = new Registry();
   collectDefaultMetrics({ register: registry });
+  return {
+    registry,
+    // In the order the series are listed in a scrape.
+    ...operationMetrics(registry),
+    ...refusalAndCacheMetrics(registry),
+    partnerCalls: partnerCallMetrics(registry),
+    ...scrapeTimeWatches(registry),
+    ...httpServerMetrics(registry),
+    ...liveMetrics(registry),
+  };
+}
 
+/** The GraphQL operations' series: duration and errors by operation, and by client. */
+function operationMetrics(registry: Registry): Pick<TradegraphMetrics, 'observeOperation' | 'countDeprecatedUse'> {
   const operationDuration = new Histogram({
     name: 'tradegraph_graphql_operation_duration_seconds',
     help: 'Time from reading a GraphQL request to its response, by operation and outcome.',
@@ -95,30 +108,7 @@ export function createMetrics(): TradegraphMetrics {
     registers: [registry],
   });
   const clients = clientMetrics(registry);
-
-  const responseCacheLookups = new Counter({
-    name: 'tradegraph_response_cache_lookups_total',
-    help: "Lookups of cacheable queries in the response cache: 'hit' (a fresh answer), 'miss' (the query ran), 'stale' (an outage answered with the last good answer).",
-    labelNames: ['result'] as const,
-    registers: [registry],
-  });
-  const rateLimitRefusals = knownLabelCounter(
-    registry,
-    'tradegraph_rate_limit_refusals_total',
-    "Requests refused RATE_LIMITED by this service's rate limit, by budget: 'operation' (the caller's own), 'unproven_fees_client_share' (one client's share of the fees of callers the partner has not accepted), 'unproven_fees_total' (those fees as a whole: every such caller is refused).",
-    'budget',
-    RATE_LIMIT_BUDGETS,
-  );
-  const redisValuesRejected = knownLabelCounter(
-    registry,
-    'tradegraph_redis_values_rejected_total',
-    "Values read from Redis without a valid tag of this service (planted, copied from another key, or written under another REDIS_VALUE_KEY), each treated as a miss, by store: 'response_cache', 'accepted_credentials'.",
-    'store',
-    REDIS_VALUE_STORES,
-  );
-
   return {
-    registry,
     observeOperation({ operationName, operationType, outcome, errorCodes, durationSeconds, clientName, clientVersion }) {
       operationDuration.observe({ operation_name: operationName, operation_type: operationType, outcome }, durationSeconds);
       clients.operations.inc({ client_name: clientName, client_version: clientVersion, outcome });
@@ -127,7 +117,12 @@ export function createMetrics(): TradegraphMetrics {
     countDeprecatedUse(coordinate, clientName) {
       clients.deprecatedUsage.inc({ field: coordinate, client_name: clientName });
     },
-    partnerCalls: partnerCallMetrics(registry),
+  };
+}
+
+/** Gauges read at scrape time from parts made after the metrics (circuits, Redis, the in-process cache). */
+function scrapeTimeWatches(registry: Registry): Pick<TradegraphMetrics, 'watchCircuits' | 'watchRedis' | 'watchResponseCacheRedis' | 'watchResponseCache'> {
+  return {
     watchCircuits(read) {
       new Gauge({
         name: 'tradegraph_upstream_circuit_open',
@@ -148,6 +143,32 @@ export function createMetrics(): TradegraphMetrics {
     watchResponseCache(read) {
       responseCacheGauges(registry, read);
     },
+  };
+}
+
+/** The response cache's lookups, the rate limit's refusals, and the values read from Redis that this service did not write. */
+function refusalAndCacheMetrics(registry: Registry): Pick<TradegraphMetrics, 'countResponseCacheLookup' | 'countRateLimitRefusal' | 'countRedisValueRejected'> {
+  const responseCacheLookups = new Counter({
+    name: 'tradegraph_response_cache_lookups_total',
+    help: "Lookups of cacheable queries in the response cache: 'hit' (a fresh answer), 'miss' (the query ran), 'stale' (an outage answered with the last good answer).",
+    labelNames: ['result'] as const,
+    registers: [registry],
+  });
+  const rateLimitRefusals = knownLabelCounter(
+    registry,
+    'tradegraph_rate_limit_refusals_total',
+    "Requests refused RATE_LIMITED by this service's rate limit, by budget: 'operation' (the caller's own), 'unproven_fees_client_share' (one client's share of the fees of callers the partner has not accepted), 'unproven_fees_total' (those fees as a whole: every such caller is refused).",
+    'budget',
+    RATE_LIMIT_BUDGETS,
+  );
+  const redisValuesRejected = knownLabelCounter(
+    registry,
+    'tradegraph_redis_values_rejected_total',
+    "Values read from Redis without a valid tag of this service (planted, copied from another key, or written under another REDIS_VALUE_KEY), each treated as a miss, by store: 'response_cache', 'accepted_credentials'.",
+    'store',
+    REDIS_VALUE_STORES,
+  );
+  return {
     countResponseCacheLookup(result) {
       responseCacheLookups.inc({ result });
     },
@@ -157,8 +178,6 @@ export function createMetrics(): TradegraphMetrics {
     countRateLimitRefusal(budget) {
       rateLimitRefusals.inc({ budget });
     },
-    ...httpServerMetrics(registry),
-    ...liveMetrics(registry),
   };
 }
 
