@@ -369,15 +369,7 @@ export function loadConfig(env: NodeJS.ProcessEnv, heapLimitBytes = getHeapStati
     tracing: tracingOf(values),
     trustedDocuments,
     trustedDocumentsOnly: trustedDocuments !== null && (values.TRUSTED_DOCUMENTS_ONLY ?? String(production)) === 'true',
-    responseCacheTtlMs: values.RESPONSE_CACHE_TTL_MS,
-    responseCacheMaxBytes: values.RESPONSE_CACHE_MAX_BYTES,
-    responseCacheMaxEntryBytes: values.RESPONSE_CACHE_MAX_ENTRY_BYTES,
-    responseCacheStaleIfErrorMs: values.RESPONSE_CACHE_STALE_IF_ERROR_MS,
-    redisUrl: values.REDIS_URL ?? null,
-    responseCacheRedisUrl: values.RESPONSE_CACHE_REDIS_URL ?? null,
-    redisCommandTimeoutMs: values.REDIS_COMMAND_TIMEOUT_MS,
-    redisValueKey: values.REDIS_VALUE_KEY ?? null,
-    redisTlsCa: values.REDIS_TLS_CA_FILE === undefined ? null : readRedisTlsCa(values.REDIS_TLS_CA_FILE),
+    ...cacheAndRedisOf(values),
     rateLimit:
       rateLimitMax > 0
         ? { max: rateLimitMax, windowMs: values.RATE_LIMIT_WINDOW_MS, proxyHops: values.RATE_LIMIT_PROXY_HOPS }
@@ -465,6 +457,21 @@ function readCapped(path: string, maxBytes: number): string {
   } finally {
     closeSync(fd);
   }
+}
+
+/** The response cache's and Redis's settings. */
+function cacheAndRedisOf(values: z.infer<typeof EnvSchema>) {
+  return {
+    responseCacheTtlMs: values.RESPONSE_CACHE_TTL_MS,
+    responseCacheMaxBytes: values.RESPONSE_CACHE_MAX_BYTES,
+    responseCacheMaxEntryBytes: values.RESPONSE_CACHE_MAX_ENTRY_BYTES,
+    responseCacheStaleIfErrorMs: values.RESPONSE_CACHE_STALE_IF_ERROR_MS,
+    redisUrl: values.REDIS_URL ?? null,
+    responseCacheRedisUrl: values.RESPONSE_CACHE_REDIS_URL ?? null,
+    redisCommandTimeoutMs: values.REDIS_COMMAND_TIMEOUT_MS,
+    redisValueKey: values.REDIS_VALUE_KEY ?? null,
+    redisTlsCa: values.REDIS_TLS_CA_FILE === undefined ? null : readRedisTlsCa(values.REDIS_TLS_CA_FILE),
+  } satisfies Partial<Config>;
 }
 
 function tracingOf(values: z.infer<typeof EnvSchema>): Config['tracing'] {
