@@ -1,7 +1,7 @@
 // Subscription.inventory: a subscription's selection is the query of the same field with the same
 // selection, run again on every poll of its (credential, inventory) group (hub.ts), with loaders of
 // the poll's own, through the same partner client, coalescing and breaker as every query. Yoga's
-// subscribe function is replaced for it (useLiveInventories), since graphql-js would run the
+// subscribe function is replaced for it (plugins/live-inventories.ts), since graphql-js would run the
 // selection again for each subscriber on the subscription's own, per-request loaders.
 import { randomUUID } from 'node:crypto';
 import type { ServerResponse } from 'node:http';
@@ -21,7 +21,7 @@ import {
   type FieldNode,
   type OperationDefinitionNode,
 } from 'graphql';
-import type { Plugin, YogaInitialContext } from 'graphql-yoga';
+import type { YogaInitialContext } from 'graphql-yoga';
 import { createLoaders, type ContextDependencies, type TradegraphContext } from '../context.js';
 import { credentialKeyOf } from '../credentials.js';
 import { BadUserInputError, OperationLimitError, OverloadedError, UnauthenticatedError } from '../errors.js';
@@ -189,15 +189,6 @@ class LiveService implements LiveInventories {
     }
     return poll;
   }
-}
-
-/** Yoga's subscribe function, for the operations of Subscription.inventory (the schema's only subscription). */
-export function useLiveInventories<TContext extends object>(live: LiveInventories): Plugin<TContext> {
-  return {
-    onSubscribe({ setSubscribeFn }) {
-      setSubscribeFn((args) => live.open(args));
-    },
-  };
 }
 
 /**
