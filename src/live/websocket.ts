@@ -4,7 +4,8 @@
 // phases do not run on a socket, so the trusted-documents rule is applied here as the plugin
 // applies it over HTTP: a named document runs from the manifest, and text is refused where only
 // trusted documents may run.
-import type { Server } from 'node:http';
+import type { IncomingMessage, Server } from 'node:http';
+import type { Duplex } from 'node:stream';
 import { GraphQLError, type DocumentNode, type ExecutionArgs } from 'graphql';
 import type { GraphQLParams, YogaServerInstance } from 'graphql-yoga';
 import { useServer } from 'graphql-ws/use/ws';
@@ -36,7 +37,13 @@ export interface GraphQLWebSocket {
 
 export function serveGraphQLOverWebSocket(options: WebSocketOptions): GraphQLWebSocket {
   const { yoga, path } = options;
-  const sockets = new WebSocketServer({ server: options.server, path, maxPayload: options.maxPayloadBytes });
+  // noServer, as ws's docs show for a server shared with other traffic: attached to the server, ws
+  // would take its 'error' events too, and graphql-ws print a listen failure (a port taken) as an
+  // internal error of its own. ws still answers an upgrade to another path 400 (its `path` check).
+  const sockets = new WebSocketServer({ noServer: true, path, maxPayload: options.maxPayloadBytes });
+  const upgrade = (request: IncomingMessage, socket: Duplex, head: Buffer) =>
+    sockets.handleUpgrade(request, socket, head, (ws) => sockets.emit('connection', ws, request));
+  options.server.on('upgrade', upgrade);
   const served = useServer(
     {
       execute: (args) => (args.rootValue as Enveloped).execute(args) as never,
@@ -86,6 +93,7 @@ export function serveGraphQLOverWebSocket(options: WebSocketOptions): GraphQLWeb
   return {
     close: () =>
       (closing ??= (async () => {
+        options.server.off('upgrade', upgrade);
         await served.dispose();
         await new Promise<void>((resolve) => sockets.close(() => resolve()));
       })()),
