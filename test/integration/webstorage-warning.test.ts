@@ -21,7 +21,8 @@ function stderrLoadingGateway(flags: string[]): string {
   const run = spawnSync(process.execPath, [...flags, '--input-type=module', '-e', "await import('@graphql-hive/gateway');"], {
     cwd: ROOT,
     encoding: 'utf8',
-    timeout: 20_000,
+    // Loading the gateway's entry is seconds of one core's work; beside other test files it takes longer.
+    timeout: 60_000,
   });
   expect(run.status).toBe(0);
   return run.stderr;
@@ -30,11 +31,11 @@ function stderrLoadingGateway(flags: string[]): string {
 describe("the localStorage ExperimentalWarning Hive Gateway's entry would print", () => {
   it('is printed by a node with Web Storage on, which is what the flag below is for', () => {
     expect(stderrLoadingGateway(fleetNodeFlags().filter((flag) => flag !== '--no-experimental-webstorage'))).toMatch(WARNING);
-  });
+  }, 90_000);
 
   it('is not printed with the flags of `npm run fleet`', () => {
     expect(stderrLoadingGateway(fleetNodeFlags())).not.toMatch(WARNING);
-  });
+  }, 90_000);
 
   it('is not printed in a test worker that loads the gateway', async () => {
     const warnings: string[] = [];
