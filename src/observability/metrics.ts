@@ -164,7 +164,7 @@ function refusalAndCacheMetrics(registry: Registry): Pick<TradegraphMetrics, 'co
   const redisValuesRejected = knownLabelCounter(
     registry,
     'tradegraph_redis_values_rejected_total',
-    "Values read from Redis without a valid tag of this service (planted, copied from another key, or written under another REDIS_VALUE_KEY), each treated as a miss, by store: 'response_cache', 'accepted_credentials'.",
+    "Values read from Redis without a valid tag of this service (planted, copied from another key, or written under another REDIS_VALUE_KEY), each treated as a miss, by store: 'response_cache', 'accepted_credentials', 'live_results'.",
     'store',
     REDIS_VALUE_STORES,
   );
