@@ -45,12 +45,19 @@ export function createRedisRelay(redis: SharedRedis, logger: Logger): LiveRelay 
   const channelOf = (group: string) => `${REDIS_KEY_PREFIXES.liveChannel}${groupHash(group)}`;
   const listeners = new Map<string, (results: [string, ExecutionResult][]) => void>();
   let subscriber: Promise<Redis> | undefined;
-  // Pub/sub takes a connection of its own (a subscribed connection runs no other command); ioredis
-  // subscribes it again to every channel after a reconnection.
+  // While Redis is away these fail, and the hub polls on its own: worth a debug line, no more.
+  const quietly = (what: string) => (error: unknown) => logger.debug({ err: error }, `live relay: ${what} failed`);
+  // Pub/sub takes a connection of its own (a subscribed connection runs no other command). It
+  // subscribes to the channels listened to each time it is ready, rather than by ioredis's
+  // autoResubscribe, whose SUBSCRIBE has no handler: closed before its answer, it is an unhandled rejection.
   const subscriberOf = () =>
     (subscriber ??= redis.client().then((client) => {
-      const connection = client.duplicate({ enableOfflineQueue: true });
+      const connection = client.duplicate({ autoResubscribe: false });
+      // Its failures are the shared connection's too, which reports them (redis.ts).
       connection.on('error', () => undefined);
+      connection.on('ready', () => {
+        if (listeners.size > 0) connection.subscribe(...listeners.keys()).catch(quietly('subscribe'));
+      });
       connection.on('message', (channel: string, text: string) => {
         const hear = listeners.get(channel);
         const value = hear && redis.values.open(channel, text, 'live_results');
@@ -60,7 +67,6 @@ export function createRedisRelay(redis: SharedRedis, logger: Logger): LiveRelay 
       });
       return connection;
     }));
-  const quietly = (what: string) => (error: unknown) => logger.debug({ err: error }, `live relay: ${what} failed`);
   return {
     async lead(group, ttlMs) {
       const held = await redis.attempt((client) => client.eval(LEAD, 1, lease(group), me, String(Math.ceil(ttlMs))));
