@@ -42,12 +42,14 @@ const until = async (check: () => boolean | Promise<boolean>, ms = 5000) => {
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 const totalOf = (event: ExecutionResult | undefined) => (event?.data as { inventory?: { totalCount: number } } | undefined)?.inventory?.totalCount;
 
+const SERVICE_ACL = ['resetchannels', '&tradegraph:*', '+@read', '+@write', '+@scripting', '+@transaction', '+@connection', '+@pubsub', '+info'];
 let redis: RedisServer;
 let fleet: TwoReplicas;
 let bClosed = false;
 
 beforeAll(async () => {
-  redis = await startRedisServer();
+  // The service's user has the ACL docs/fleet.md gives it: publishing and subscribing need its channel rules.
+  redis = await startRedisServer({ user: { name: 'tradegraph', password: 'live-redis-user-password', acl: SERVICE_ACL } });
   fleet = await startTwoReplicas(redis.url, { livePollIntervalMs: INTERVAL_MS });
 });
 
