@@ -16,6 +16,9 @@ export const REDIS_KEY_PREFIXES = {
   rateLimit: 'tradegraph:rate-limit',
   /** A live group's lease (live/relay.ts): the rest is a SHA-256 hash of the group, whose key holds the credential's digest. */
   liveLease: 'tradegraph:live-lease:',
-  /** A live group's channel, on which its lease holder publishes each poll's results; the rest as the lease's. */
-  liveChannel: 'tradegraph:live:',
+  /**
+   * A live group's channel, on which its lease holder publishes each poll's results; the rest as
+   * the lease's. It names the message's version, as the response cache's prefix does.
+   */
+  liveChannel: 'tradegraph:live:v1:',
 } as const;
