@@ -239,7 +239,7 @@ function liveInventoriesOf(
     maxSubscriptions: config.liveSubscriptionsMax,
     maxPerCredential: config.liveSubscriptionsPerCredential,
     spend: rateLimit ? (request, points) => rateLimit.spend(request, points) : undefined,
-    onPoll: (subscribers) => metrics.countLivePoll(subscribers),
+    onPoll: (subscribers, heard) => metrics.countLivePoll(subscribers, heard),
     relay: relay ?? undefined,
   });
   metrics.watchLiveSubscriptions(() => live.hub.subscribers);

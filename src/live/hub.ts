@@ -45,8 +45,11 @@ export interface LiveHubOptions {
   maxBackoffMs?: number;
   clock?: LiveClock;
   random?: () => number;
-  /** Told of every poll, with the subscribers it served: polls saved by sharing are `subscribers - 1`. */
-  onPoll?: (subscribers: number) => void;
+  /**
+   * Told of every poll, with the subscribers it served: polls saved by sharing are `subscribers - 1`;
+   * of a poll `heard` from the group's holder (relay), all of them.
+   */
+  onPoll?: (subscribers: number, heard?: boolean) => void;
   /** Shares each group's polls with the fleet: only the lease's holder polls, the others hear its results. */
   relay?: LiveRelay;
 }
@@ -223,6 +226,10 @@ export class LiveHub {
       results.push(result);
     }
     if (selections.length === 0) return;
+    this.options.onPoll?.(
+      selections.reduce((count, selection) => count + selection.sinks.size, 0),
+      true,
+    );
     // Its failures back this replica off too, should it have to poll a selection itself.
     group.failures = this.#deliver(group, selections, results) ? group.failures + 1 : 0;
     if (group.closed) return;

@@ -39,7 +39,7 @@ export interface LiveInventoriesOptions {
   /** Open subscriptions per credential on this replica; more are refused OPERATION_LIMIT_EXCEEDED. */
   maxPerCredential: number;
   clock?: LiveClock;
-  onPoll?: (subscribers: number) => void;
+  onPoll?: (subscribers: number, heard?: boolean) => void;
   /** Shares each group's polls across the fleet (Redis); without it this replica polls alone. */
   relay?: LiveRelay;
   /**

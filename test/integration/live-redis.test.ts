@@ -87,6 +87,9 @@ describe('live inventories across two replicas with Redis', () => {
     // Six intervals: about six reads for the fleet, where each replica polling alone would make twelve.
     expect(shared).toBeGreaterThanOrEqual(3);
     expect(shared).toBeLessThanOrEqual(8);
+    // A's subscribers were served B's polls: each heard poll saved three.
+    const savedOnA = Number(/^tradegraph_live_polls_saved_total (\d+)$/m.exec(await a.service.metrics.registry.metrics())?.[1]);
+    expect(savedOnA).toBeGreaterThanOrEqual(3 * 3);
     await traded([...onA, ...onB], 2, 238);
     for (const live of [...onA, ...onB]) expect(live.events).toHaveLength(2);
     // The lease names the group by a hash: the token is nowhere in Redis.
