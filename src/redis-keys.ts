@@ -14,4 +14,11 @@ export const REDIS_KEY_PREFIXES = {
    * `anonymous`, `unproven-fees`, or `share:` and a client's `address-` or `token-` hash.
    */
   rateLimit: 'tradegraph:rate-limit',
+  /** A live group's lease (live/relay.ts): the rest is a SHA-256 hash of the group, whose key holds the credential's digest. */
+  liveLease: 'tradegraph:live-lease:',
+  /**
+   * A live group's channel, on which its lease holder publishes each poll's results; the rest as
+   * the lease's. It names the message's version, as the response cache's prefix does.
+   */
+  liveChannel: 'tradegraph:live:v1:',
 } as const;

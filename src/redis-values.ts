@@ -6,7 +6,7 @@
 import { createHmac, hkdfSync, timingSafeEqual } from 'node:crypto';
 
 /** The stores whose values are tagged, as the rejection metric labels them. */
-export const REDIS_VALUE_STORES = ['response_cache', 'accepted_credentials'] as const;
+export const REDIS_VALUE_STORES = ['response_cache', 'accepted_credentials', 'live_results'] as const;
 export type RedisValueStore = (typeof REDIS_VALUE_STORES)[number];
 
 /** A tag: 43 characters of base64url (the 32 bytes of HMAC-SHA256), then a dot, then the value. */

@@ -13,6 +13,7 @@ import { createNodeServer, listen } from './http/node-server.js';
 import { serviceRoutes } from './http/routes.js';
 import { createLoadShedding } from './http/shedding.js';
 import { createLiveInventories, type LiveInventories } from './live/inventories.js';
+import { createRedisRelay, type LiveRelay } from './live/relay.js';
 import { useLiveInventories } from './plugins/live-inventories.js';
 import { serveGraphQLOverWebSocket, type GraphQLWebSocket } from './live/websocket.js';
 import { createShutdown, type Shutdown } from './http/shutdown.js';
@@ -95,7 +96,7 @@ export function createTradegraph({ config, logger, graphiqlHeaders = {}, schema 
     pageMaxPartnerCalls: config.pageMaxPartnerCalls,
     feeBudget: rateLimit?.feeBudget,
   };
-  const live = liveInventoriesOf(config, dependencies, rateLimit, metrics);
+  const live = liveInventoriesOf(config, dependencies, rateLimit, metrics, redis && createRedisRelay(redis, logger));
   // Filled from the manifest once Yoga's pipeline exists (createServiceYoga).
   const trustedDocuments: TrustedDocuments = new Map();
   const parts: ServiceParts = { config, logger, metrics, partner, redis, ownCacheRedis, rateLimit, dependencies, live, trustedDocuments };
@@ -225,14 +226,21 @@ function createServiceServer(parts: ServiceParts, yoga: Tradegraph['yoga']): { s
 }
 
 /** Subscription.inventory's polls, priced by the rate limit when there is one, and counted. */
-function liveInventoriesOf(config: Config, dependencies: ContextDependencies, rateLimit: RateLimit | null, metrics: TradegraphMetrics): LiveInventories {
+function liveInventoriesOf(
+  config: Config,
+  dependencies: ContextDependencies,
+  rateLimit: RateLimit | null,
+  metrics: TradegraphMetrics,
+  relay: LiveRelay | null,
+): LiveInventories {
   const live = createLiveInventories({
     dependencies,
     intervalMs: config.livePollIntervalMs,
     maxSubscriptions: config.liveSubscriptionsMax,
     maxPerCredential: config.liveSubscriptionsPerCredential,
     spend: rateLimit ? (request, points) => rateLimit.spend(request, points) : undefined,
-    onPoll: (subscribers) => metrics.countLivePoll(subscribers),
+    onPoll: (subscribers, heard) => metrics.countLivePoll(subscribers, heard),
+    relay: relay ?? undefined,
   });
   metrics.watchLiveSubscriptions(() => live.hub.subscribers);
   return live;

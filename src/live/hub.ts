@@ -3,10 +3,12 @@
 // one fresh set of loaders, so that selections of the same page share one partner read (the page
 // loader merges them) and each subscriber is sent its own selection's result, only when it changed.
 // The first event comes at once: the last result of the selection when there is one, else a run now.
+// With a relay (Redis), one replica of the fleet polls a group: the others deliver what it publishes.
 import stableStringify from 'fast-json-stable-stringify';
 import { GraphQLError, type ExecutionResult } from 'graphql';
 import { Repeater } from 'graphql-yoga';
 import { ErrorCode } from '../errors.js';
+import type { LiveRelay } from './relay.js';
 
 /** What one poll of a group runs its selections with: made fresh per poll, shared by its selections. */
 export interface Tick {
@@ -43,8 +45,13 @@ export interface LiveHubOptions {
   maxBackoffMs?: number;
   clock?: LiveClock;
   random?: () => number;
-  /** Told of every poll, with the subscribers it served: polls saved by sharing are `subscribers - 1`. */
-  onPoll?: (subscribers: number) => void;
+  /**
+   * Told of every poll, with the subscribers it served: polls saved by sharing are `subscribers - 1`;
+   * of a poll `heard` from the group's holder (relay), all of them.
+   */
+  onPoll?: (subscribers: number, heard?: boolean) => void;
+  /** Shares each group's polls with the fleet: only the lease's holder polls, the others hear its results. */
+  relay?: LiveRelay;
 }
 
 const SYSTEM_CLOCK: LiveClock = {
@@ -80,6 +87,8 @@ interface Selection {
   sinks: Set<Sink>;
   last?: { fingerprint: string; result: ExecutionResult };
   running?: Promise<void>;
+  /** When the lease's holder last published this selection's result (the clock's milliseconds). */
+  heardAt?: number;
 }
 
 interface Group {
@@ -91,6 +100,8 @@ interface Group {
   tick?: Tick;
   failures: number;
   closed: boolean;
+  /** This replica holds the group's lease (or polls alone): it polls every selection and publishes the results. */
+  leading: boolean;
 }
 
 export class LiveHub {
@@ -139,13 +150,15 @@ export class LiveHub {
   close(): void {
     this.#closed = true;
     for (const group of [...this.#groups.values()]) this.#endGroup(group);
+    this.options.relay?.close();
   }
 
   #groupOf(key: string): Group {
     let group = this.#groups.get(key);
     if (!group) {
-      group = { key, selections: new Map(), controller: new AbortController(), failures: 0, closed: false };
-      this.#groups.set(key, group);
+      const created: Group = { key, selections: new Map(), controller: new AbortController(), failures: 0, closed: false, leading: false };
+      this.options.relay?.listen(key, (results) => this.#hear(created, results));
+      this.#groups.set(key, (group = created));
     }
     return group;
   }
@@ -170,22 +183,69 @@ export class LiveHub {
   async #poll(group: Group): Promise<void> {
     group.timer = undefined;
     if (group.closed) return;
-    const tick = (group.tick = this.#newTick(group));
-    const selections = [...group.selections.values()];
-    let subscribers = 0;
-    for (const selection of selections) subscribers += selection.sinks.size;
-    this.options.onPoll?.(subscribers);
-    const failed = await this.#runSelections(group, selections, tick);
+    const selections = await this.#selectionsToPoll(group);
     if (group.closed) return;
-    for (const selection of selections) for (const sink of selection.sinks) this.#charge(sink);
-    group.failures = failed ? group.failures + 1 : 0;
+    if (selections.length > 0) {
+      const tick = (group.tick = this.#newTick(group));
+      let subscribers = 0;
+      for (const selection of selections) subscribers += selection.sinks.size;
+      this.options.onPoll?.(subscribers);
+      const failed = await this.#runSelections(group, selections, tick);
+      if (group.closed) return;
+      for (const selection of selections) for (const sink of selection.sinks) this.#charge(sink);
+      group.failures = failed ? group.failures + 1 : 0;
+    }
     this.#schedule(group);
   }
 
-  /** Runs the selections on one tick and sends each changed result; true when a read failed upstream. */
+  /**
+   * Every selection, when this replica leads the group; else only those the holder has not
+   * published lately (a selection of this replica alone, or a holder gone quiet): never lost.
+   */
+  async #selectionsToPoll(group: Group): Promise<Selection[]> {
+    const { relay } = this.options;
+    // The lease covers this poll's read; #schedule extends it to the next poll.
+    if (relay) group.leading = await relay.lead(group.key, 2 * this.#baseWait(group));
+    const selections = [...group.selections.values()];
+    if (!relay || group.leading) return selections;
+    const now = this.#clock.now();
+    const quiet = 2 * this.#baseWait(group);
+    return selections.filter((selection) => selection.heardAt === undefined || now - selection.heardAt > quiet);
+  }
+
+  /** What the group's holder published: delivered and charged as a poll of this replica's own would be. */
+  #hear(group: Group, heard: [string, ExecutionResult][]): void {
+    if (group.closed || group.leading) return;
+    const selections: Selection[] = [];
+    const results: ExecutionResult[] = [];
+    for (const [key, result] of heard) {
+      const selection = group.selections.get(key);
+      if (!selection) continue;
+      selection.heardAt = this.#clock.now();
+      selections.push(selection);
+      results.push(result);
+    }
+    if (selections.length === 0) return;
+    this.options.onPoll?.(
+      selections.reduce((count, selection) => count + selection.sinks.size, 0),
+      true,
+    );
+    // Its failures back this replica off too, should it have to poll a selection itself.
+    group.failures = this.#deliver(group, selections, results) ? group.failures + 1 : 0;
+    if (group.closed) return;
+    for (const selection of selections) for (const sink of selection.sinks) this.#charge(sink);
+  }
+
+  /** Runs the selections on one tick and sends each changed result (published when leading); true when a read failed upstream. */
   async #runSelections(group: Group, selections: Selection[], tick: Tick): Promise<boolean> {
     const results = await Promise.all(selections.map((selection) => selection.spec.run(tick).catch(unexpectedFailure)));
     if (group.closed) return false;
+    if (group.leading) this.options.relay?.publish(group.key, selections.map((selection, index) => [selection.spec.key, results[index]!]));
+    return this.#deliver(group, selections, results);
+  }
+
+  /** Sends each selection's result to its subscribers that have not had it; true when a read failed upstream. */
+  #deliver(group: Group, selections: Selection[], results: ExecutionResult[]): boolean {
     let failed = false;
     let refused = false;
     selections.forEach((selection, index) => {
@@ -222,11 +282,19 @@ export class LiveHub {
 
   #schedule(group: Group): void {
     if (group.closed || this.#closed) return;
-    const { intervalMs, jitter = 0.1, maxBackoffMs = intervalMs * 8 } = this.options;
-    const base = group.failures === 0 ? intervalMs : Math.min(maxBackoffMs, intervalMs * 2 ** group.failures);
+    const { intervalMs, jitter = 0.1 } = this.options;
+    const base = this.#baseWait(group);
     // Jitter only lengthens the wait: a key is never read twice within one interval.
     const wait = base + Math.floor(this.#random() * jitter * base);
+    // The holder keeps the lease until a while after its next poll: if it dies, another takes it then.
+    if (group.leading) void this.options.relay?.lead(group.key, wait + intervalMs / 2);
     group.timer = this.#clock.setTimeout(() => void this.#poll(group), wait);
+  }
+
+  /** The wait before a group's next poll, before jitter: the interval, doubled per failed poll up to the longest back-off. */
+  #baseWait(group: Group): number {
+    const { intervalMs, maxBackoffMs = intervalMs * 8 } = this.options;
+    return group.failures === 0 ? intervalMs : Math.min(maxBackoffMs, intervalMs * 2 ** group.failures);
   }
 
   #closeGroup(group: Group): void {
@@ -236,6 +304,8 @@ export class LiveHub {
     group.timer = undefined;
     group.controller.abort();
     if (this.#groups.get(group.key) === group) this.#groups.delete(group.key);
+    this.options.relay?.unlisten(group.key);
+    if (group.leading) this.options.relay?.release(group.key);
   }
 
   #endGroup(group: Group): void {

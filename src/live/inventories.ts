@@ -29,6 +29,7 @@ import { toInventoryRef } from '../inventory/model.js';
 import { operationPrice } from '../cost/price.js';
 import type { RequestCost } from '../cost/request-cost.js';
 import { LiveHub, type LiveClock, type Tick } from './hub.js';
+import type { LiveRelay } from './relay.js';
 
 export interface LiveInventoriesOptions {
   dependencies: ContextDependencies;
@@ -38,7 +39,9 @@ export interface LiveInventoriesOptions {
   /** Open subscriptions per credential on this replica; more are refused OPERATION_LIMIT_EXCEEDED. */
   maxPerCredential: number;
   clock?: LiveClock;
-  onPoll?: (subscribers: number) => void;
+  onPoll?: (subscribers: number, heard?: boolean) => void;
+  /** Shares each group's polls across the fleet (Redis); without it this replica polls alone. */
+  relay?: LiveRelay;
   /**
    * Spends a caller's budget (the rate limit's), answering its refusal: the selection's price as it
    * opens, and 1 for each poll it shares after. None without a rate limit.
@@ -89,6 +92,7 @@ class LiveService implements LiveInventories {
       reuseTickMs: Math.min(options.intervalMs, options.dependencies.operationTimeoutMs / 2),
       clock: options.clock,
       onPoll: options.onPoll,
+      relay: options.relay,
     });
   }
 

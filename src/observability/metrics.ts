@@ -65,8 +65,8 @@ export interface TradegraphMetrics {
   countCompression(encoding: 'br' | 'gzip'): void;
   /** Counts an answer dropped for a 503 because the answers in flight held ANSWER_BYTES_IN_FLIGHT. */
   countAnswerRefused(): void;
-  /** Counts one poll of a live inventory and the subscribers it served (all but one are polls saved by sharing). */
-  countLivePoll(subscribers: number): void;
+  /** Counts one poll of a live inventory and the subscribers it served (all but one are polls saved by sharing); a poll heard from another replica saves one for each. */
+  countLivePoll(subscribers: number, heard?: boolean): void;
   /** Reads the live subscriptions open on this replica at each scrape. */
   watchLiveSubscriptions(read: () => number): void;
 }
@@ -164,7 +164,7 @@ function refusalAndCacheMetrics(registry: Registry): Pick<TradegraphMetrics, 'co
   const redisValuesRejected = knownLabelCounter(
     registry,
     'tradegraph_redis_values_rejected_total',
-    "Values read from Redis without a valid tag of this service (planted, copied from another key, or written under another REDIS_VALUE_KEY), each treated as a miss, by store: 'response_cache', 'accepted_credentials'.",
+    "Values read from Redis without a valid tag of this service (planted, copied from another key, or written under another REDIS_VALUE_KEY), each treated as a miss, by store: 'response_cache', 'accepted_credentials', 'live_results'.",
     'store',
     REDIS_VALUE_STORES,
   );
@@ -259,11 +259,12 @@ function liveMetrics(registry: Registry): Pick<TradegraphMetrics, 'countLivePoll
   const polls = new Counter({ name: 'tradegraph_live_polls_total', help: 'Polls of live inventories: one per group of subscribers per interval.', registers: [registry] });
   const saved = new Counter({
     name: 'tradegraph_live_polls_saved_total',
-    help: 'Polls of live inventories saved by sharing: the subscribers a poll served beyond the first.',
+    help: "Polls of live inventories saved by sharing: the subscribers a poll served beyond the first, and every subscriber served a poll heard from another replica (Redis).",
     registers: [registry],
   });
   return {
-    countLivePoll(subscribers) {
+    countLivePoll(subscribers, heard = false) {
+      if (heard) return void saved.inc(subscribers);
       polls.inc();
       if (subscribers > 1) saved.inc(subscribers - 1);
     },

@@ -19,7 +19,7 @@ const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const BUILD_DIR = `dist-redis-tls-${process.pid}`;
 const USER = { name: 'tradegraph', password: 'tls-acl-user-password' };
 /** The ACL docs/fleet.md gives the service's user, beside `~tradegraph:*`. */
-const SERVICE_ACL = ['+@read', '+@write', '+@scripting', '+@transaction', '+@connection', '+info'];
+const SERVICE_ACL = ['resetchannels', '&tradegraph:*', '+@read', '+@write', '+@scripting', '+@transaction', '+@connection', '+@pubsub', '+info'];
 const TOKEN = 'redis-tls-acl-token';
 
 let redis: RedisServer;

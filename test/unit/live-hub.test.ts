@@ -1,6 +1,6 @@
 // The live poller's schedule on a fake clock: one run per interval for every subscriber of a
 // selection, jitter that only lengthens the wait, back-off while reads fail, and no timer once the
-// last subscriber leaves.
+// last subscriber leaves; with a relay, a follower delivers what it hears and reads only what goes quiet.
 import type { ExecutionResult } from 'graphql';
 import { describe, expect, it } from 'vitest';
 import { LiveHub, type LiveClock } from '../../src/live/hub.js';
@@ -122,5 +122,28 @@ describe('LiveHub', () => {
     expect(events).toHaveLength(2);
     expect(hub.subscribers).toBe(0);
     expect(clock.timers.size).toBe(0);
+  });
+
+  it('with a relay, a follower delivers what it hears instead of running, and runs a selection the holder stopped publishing', async () => {
+    const clock = new FakeClock();
+    let runs = 0;
+    let hear: (results: [string, ExecutionResult][]) => void = () => undefined;
+    // Another replica holds the lease.
+    const relay = { lead: async () => false, release: () => undefined, publish: () => undefined, listen: (_group: string, heard: typeof hear) => void (hear = heard), unlisten: () => undefined, close: () => undefined };
+    const hub = new LiveHub({ intervalMs: INTERVAL, clock, random: () => 0, relay });
+    const events: ExecutionResult[] = [];
+    void collect(hub.subscribe('group', { key: 'page', run: async () => ({ data: { total: ++runs } }) }), events);
+    await flush();
+    expect(runs).toBe(1);
+    for (let total = 10; total < 13; total++) {
+      hear([['page', { data: { total } }]]);
+      await clock.advance(INTERVAL);
+    }
+    expect(runs).toBe(1);
+    expect(events.map((event) => event.data)).toEqual([{ total: 1 }, { total: 10 }, { total: 11 }, { total: 12 }]);
+    // The holder goes quiet: past two intervals without a result, the follower reads itself.
+    await clock.advance(INTERVAL * 3);
+    expect(runs).toBeGreaterThan(1);
+    hub.close();
   });
 });
