@@ -41,9 +41,10 @@ describe('the circuit counts only callers the partner has accepted', () => {
 });
 
 describe('one inventory holds only a share of the partner connections', () => {
-  // The calls waiting for a connection give up (200 ms) long before the hung ones time out (2000 ms)
-  // and free theirs: a request that arrives late on a loaded machine is still refused, not sent.
-  const kit = useTestkit({ config: { upstreamConnections: 8, upstreamConnectionWaitMs: 200, upstreamTimeoutMs: 2000, upstreamMaxRetries: 0 } });
+  // The calls waiting for a connection give up (200 ms) long before the hung ones time out (8000 ms)
+  // and free theirs: a request that arrives late on a loaded machine (the 70 took over 2 s to
+  // arrive beside other test files) is still refused, not sent.
+  const kit = useTestkit({ config: { upstreamConnections: 8, upstreamConnectionWaitMs: 200, upstreamTimeoutMs: 8000, upstreamMaxRetries: 0 } });
   const HUNG = platformIdWithSize(400);
   const hungCalls = () => kit().simulator.callsOf('readInventory').filter((call) => call.path.includes(HUNG)).length;
 
