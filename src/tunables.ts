@@ -221,3 +221,19 @@ export const MAX_ENVELOPE_CODES = 100;
 
 /** How often the embedded simulator's demo inventory changes (simulator tradeOverTime): GraphiQL's live tab shows an event this often. */
 export const DEMO_TRADE_EVERY_MS = 20_000;
+
+/** A live poll's wait is lengthened by up to this share of it at random, so that groups opened together do not poll the partner together. */
+export const LIVE_POLL_JITTER = 0.1;
+
+/** While a live group's reads fail, its wait doubles per failed poll up to this many intervals: the partner is left alone while it recovers. */
+export const LIVE_MAX_BACKOFF_INTERVALS = 8;
+
+/**
+ * A replica reads a live selection itself once the group's lease holder has published nothing for
+ * it in this many waits (a holder gone quiet, or a selection of this replica alone); the lease a
+ * poll takes lasts as long. Two: one late publication is not yet a dead holder.
+ */
+export const LIVE_QUIET_WAITS = 2;
+
+/** The lease holder keeps its lease this share of an interval past its next poll: if it dies, another replica takes the group then. */
+export const LIVE_LEASE_SLACK = 0.5;

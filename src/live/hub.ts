@@ -9,6 +9,7 @@ import { GraphQLError, type ExecutionResult } from 'graphql';
 import { Repeater } from 'graphql-yoga';
 import { ErrorCode } from '../errors.js';
 import type { LiveRelay } from './relay.js';
+import { LIVE_LEASE_SLACK, LIVE_MAX_BACKOFF_INTERVALS, LIVE_POLL_JITTER, LIVE_QUIET_WAITS } from '../tunables.js';
 
 /** What one poll of a group runs its selections with: made fresh per poll, shared by its selections. */
 export interface Tick {
@@ -205,11 +206,11 @@ export class LiveHub {
   async #selectionsToPoll(group: Group): Promise<Selection[]> {
     const { relay } = this.options;
     // The lease covers this poll's read; #schedule extends it to the next poll.
-    if (relay) group.leading = await relay.lead(group.key, 2 * this.#baseWait(group));
+    if (relay) group.leading = await relay.lead(group.key, LIVE_QUIET_WAITS * this.#baseWait(group));
     const selections = [...group.selections.values()];
     if (!relay || group.leading) return selections;
     const now = this.#clock.now();
-    const quiet = 2 * this.#baseWait(group);
+    const quiet = LIVE_QUIET_WAITS * this.#baseWait(group);
     return selections.filter((selection) => selection.heardAt === undefined || now - selection.heardAt > quiet);
   }
 
@@ -282,18 +283,18 @@ export class LiveHub {
 
   #schedule(group: Group): void {
     if (group.closed || this.#closed) return;
-    const { intervalMs, jitter = 0.1 } = this.options;
+    const { intervalMs, jitter = LIVE_POLL_JITTER } = this.options;
     const base = this.#baseWait(group);
     // Jitter only lengthens the wait: a key is never read twice within one interval.
     const wait = base + Math.floor(this.#random() * jitter * base);
     // The holder keeps the lease until a while after its next poll: if it dies, another takes it then.
-    if (group.leading) void this.options.relay?.lead(group.key, wait + intervalMs / 2);
+    if (group.leading) void this.options.relay?.lead(group.key, wait + intervalMs * LIVE_LEASE_SLACK);
     group.timer = this.#clock.setTimeout(() => void this.#poll(group), wait);
   }
 
   /** The wait before a group's next poll, before jitter: the interval, doubled per failed poll up to the longest back-off. */
   #baseWait(group: Group): number {
-    const { intervalMs, maxBackoffMs = intervalMs * 8 } = this.options;
+    const { intervalMs, maxBackoffMs = intervalMs * LIVE_MAX_BACKOFF_INTERVALS } = this.options;
     return group.failures === 0 ? intervalMs : Math.min(maxBackoffMs, intervalMs * 2 ** group.failures);
   }
 
