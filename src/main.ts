@@ -52,6 +52,20 @@ async function main(): Promise<void> {
   const tracing = config.tracing ? await startTracing(config.tracing) : null;
   if (config.tracing) logger.info({ serviceName: config.tracing.serviceName }, 'OpenTelemetry tracing is on (OTLP/HTTP)');
 
+  const starting = startService(config, logger, tracing);
+  // Installed in the same tick as the start begins: a signal that arrives while the service is
+  // still starting would otherwise meet Node's default action and end the process without a drain.
+  onStopSignal(logger, starting);
+  await starting;
+}
+
+interface Started {
+  service: ReturnType<typeof createTradegraph>;
+  simulator: PartnerSimulator | null;
+  tracing: Awaited<ReturnType<typeof startTracing>> | null;
+}
+
+async function startService(config: Config, logger: Logger, tracing: Started['tracing']): Promise<Started> {
   const { simulator, partnerApiUrl, partnerOpenApiUrl, partnerAppKey, graphiqlHeaders } = await partnerOf(config, logger);
 
   // A trusted document that no request could run is a configuration error too (ConfigError).
@@ -78,29 +92,37 @@ async function main(): Promise<void> {
     config.production ? 'tradegraph is serving' : `tradegraph is serving; GraphiQL at ${url}/graphql`,
   );
 
+  return { service, simulator, tracing };
+}
+
+/**
+ * Drains and stops on SIGTERM, SIGINT and SIGHUP, once, after the service has finished starting.
+ * `on`, not `once`: Ctrl-C under `npm start` delivers SIGINT twice (from the terminal, and as npm
+ * forwards it), and a second signal must not cut the shutdown short with Node's default exit.
+ * SIGHUP (a closed terminal or a supervisor's hang-up) would by default end the process at once,
+ * dropping the requests in flight; this service has nothing to reload, so it drains and stops.
+ */
+function onStopSignal(logger: Logger, started: Promise<Started | null>): void {
   let stopping = false;
   const stop = async (signal: string) => {
     if (stopping) return;
     stopping = true;
     logger.info({ signal }, 'shutting down: finishing requests in flight');
-    await service.close(SHUTDOWN_GRACE_MS);
-    await simulator?.close();
-    if (tracing) {
-      // Buffered spans are flushed, but an unreachable collector must not hold up the exit.
-      const flushed = tracing.shutdown().catch((error: unknown) => logger.warn({ err: error }, 'flushing spans failed'));
-      await Promise.race([flushed, delay(TRACING_FLUSH_MS, undefined, { ref: false })]);
+    const running = await started.catch(() => null);
+    if (running) {
+      await running.service.close(SHUTDOWN_GRACE_MS);
+      await running.simulator?.close();
+      if (running.tracing) {
+        // Buffered spans are flushed, but an unreachable collector must not hold up the exit.
+        const flushed = running.tracing.shutdown().catch((error: unknown) => logger.warn({ err: error }, 'flushing spans failed'));
+        await Promise.race([flushed, delay(TRACING_FLUSH_MS, undefined, { ref: false })]);
+      }
     }
     logger.info('stopped');
     logger.flush();
     process.exitCode = 0;
   };
-  // `on`, not `once`: Ctrl-C under `npm start` delivers SIGINT twice (from the terminal, and as
-  // npm forwards it), and a second signal must not cut the shutdown short with Node's default exit.
-  process.on('SIGTERM', () => void stop('SIGTERM'));
-  process.on('SIGINT', () => void stop('SIGINT'));
-  // A closed terminal or a supervisor's hang-up: Node's default would end the process at once,
-  // dropping the requests in flight. This service has nothing to reload, so it drains and stops.
-  process.on('SIGHUP', () => void stop('SIGHUP'));
+  for (const signal of ['SIGTERM', 'SIGINT', 'SIGHUP'] as const) process.on(signal, () => void stop(signal));
 }
 
 /** A bad setting stops the service with its message (which names the variable) and exit code 1. */

@@ -70,7 +70,8 @@ describe.each([
       process.kill(target === 'npm' ? run.pid : -run.pid, signal);
       // Bounded, so that a signal that never arrives fails here, and the tree is cleaned up below.
       const exit = await Promise.race([run.exited, delay(STOP_BOUND_MS).then(() => 'npm still running')]);
-      expect(exit).toEqual({ code: 0, signal: null });
+      // The tree's output, so that a failure shows how far the shutdown got.
+      expect(exit, run.lines.join('\n')).toEqual({ code: 0, signal: null });
       expect(run.logs.map((line) => line.msg)).toEqual(expect.arrayContaining([expect.stringMatching(/^shutting down/), 'stopped']));
       expect(stillRunning(tree)).toEqual([]);
       expect(await portIsFree(port)).toBe(true);
