@@ -167,21 +167,45 @@ export function clientGoneSignal(res: ServerResponse): AbortSignal {
   return departure.signal;
 }
 
+/** What one operation's context is made of: a request's (below) or a live poll's (live/inventories.ts). */
+export interface ContextParts {
+  credentials: Credentials;
+  /** The credential's digest (credentials.ts's credentialKeyOf), null without a token; worked out on first use. */
+  credentialKey: () => string | null;
+  requestId: string;
+  /** Aborts the operation's partner calls: the client left, or the poll ended. */
+  signal?: AbortSignal;
+  /** Where the partner work of the operation's calls is counted. */
+  cost?: RequestCost;
+  /** Whom the fee budget charges for the operation's fee calls (none: not charged). */
+  feeCaller?: FeeCaller;
+}
+
+/** One operation's context, with its own loaders and a deadline that starts now. */
+export function buildContext(dependencies: ContextDependencies, parts: ContextParts): TradegraphContext {
+  const { credentials, credentialKey, requestId, signal, cost, feeCaller } = parts;
+  const deadline = { at: performance.now() + dependencies.operationTimeoutMs, ms: dependencies.operationTimeoutMs };
+  return {
+    credentials,
+    requestId,
+    deadline,
+    pageMaxPartnerCalls: dependencies.pageMaxPartnerCalls,
+    loaders: createLoaders(dependencies, credentials, credentialKey, { signal, deadline, requestId }, cost, feeCaller),
+  };
+}
+
 export function createContextFactory(dependencies: ContextDependencies) {
   return (initial: YogaInitialContext & FeeCaller & { res?: ServerResponse }): TradegraphContext => {
     const { request, res } = initial;
-    const credentials = credentialsOf(request);
-    const requestId = requestIdOf(request);
-    const deadline = { at: performance.now() + dependencies.operationTimeoutMs, ms: dependencies.operationTimeoutMs };
-    const signal = res ? clientGoneSignal(res) : request.signal;
-    return {
-      credentials,
-      requestId,
-      deadline,
-      pageMaxPartnerCalls: dependencies.pageMaxPartnerCalls,
+    return buildContext(dependencies, {
+      credentials: credentialsOf(request),
+      credentialKey: () => credentialKeyOf(request),
+      requestId: requestIdOf(request),
+      signal: res ? clientGoneSignal(res) : request.signal,
+      cost: scopeOf(request).cost,
       // The fee budget charges the request and its connection: the initial context holds both.
       // Without a budget the loaders keep neither.
-      loaders: createLoaders(dependencies, credentials, () => credentialKeyOf(request), { signal, deadline, requestId }, scopeOf(request).cost, dependencies.feeBudget && initial),
-    };
+      feeCaller: dependencies.feeBudget && initial,
+    });
   };
 }

@@ -22,7 +22,7 @@ import {
   type OperationDefinitionNode,
 } from 'graphql';
 import type { YogaInitialContext } from 'graphql-yoga';
-import { createLoaders, type ContextDependencies, type TradegraphContext } from '../context.js';
+import { buildContext, type ContextDependencies, type TradegraphContext } from '../context.js';
 import { credentialKeyOf } from '../credentials.js';
 import { BadUserInputError, OperationLimitError, OverloadedError, UnauthenticatedError } from '../errors.js';
 import { toInventoryRef } from '../inventory/model.js';
@@ -182,13 +182,15 @@ class LiveService implements LiveInventories {
   #contextOf(tick: Tick, accessToken: string, credentialKey: string): PollContext {
     let poll = this.#contexts.get(tick);
     if (!poll) {
-      const { dependencies } = this.#options;
-      const requestId = `live-${randomUUID()}`;
-      const deadline = { at: performance.now() + dependencies.operationTimeoutMs, ms: dependencies.operationTimeoutMs };
       const cost: RequestCost = { requested: null, actual: 0 };
-      const credentials = { accessToken };
-      const loaders = createLoaders(dependencies, credentials, () => credentialKey, { signal: tick.signal, deadline, requestId }, cost);
-      poll = { context: { credentials, requestId, deadline, pageMaxPartnerCalls: dependencies.pageMaxPartnerCalls, loaders }, cost };
+      const context = buildContext(this.#options.dependencies, {
+        credentials: { accessToken },
+        credentialKey: () => credentialKey,
+        requestId: `live-${randomUUID()}`,
+        signal: tick.signal,
+        cost,
+      });
+      poll = { context, cost };
       this.#contexts.set(tick, poll);
     }
     return poll;
