@@ -103,6 +103,8 @@ interface Group {
   closed: boolean;
   /** This replica holds the group's lease (or polls alone): it polls every selection and publishes the results. */
   leading: boolean;
+  /** The lease asked for when the next poll was scheduled: whether this replica leads that poll. */
+  lease?: Promise<boolean>;
 }
 
 export class LiveHub {
@@ -205,8 +207,8 @@ export class LiveHub {
    */
   async #selectionsToPoll(group: Group): Promise<Selection[]> {
     const { relay } = this.options;
-    // The lease covers this poll's read; #schedule extends it to the next poll.
-    if (relay) group.leading = await relay.lead(group.key, LIVE_QUIET_WAITS * this.#baseWait(group));
+    if (relay) group.leading = await (group.lease ?? relay.lead(group.key, LIVE_QUIET_WAITS * this.#baseWait(group)));
+    group.lease = undefined;
     const selections = [...group.selections.values()];
     if (!relay || group.leading) return selections;
     const now = this.#clock.now();
@@ -287,8 +289,9 @@ export class LiveHub {
     const base = this.#baseWait(group);
     // Jitter only lengthens the wait: a key is never read twice within one interval.
     const wait = base + Math.floor(this.#random() * jitter * base);
-    // The holder keeps the lease until a while after its next poll: if it dies, another takes it then.
-    if (group.leading) void this.options.relay?.lead(group.key, wait + intervalMs * LIVE_LEASE_SLACK);
+    // One lease request per poll, made now: the holder keeps the lease until a while after its next
+    // poll (if it dies, another takes it then), and a replica that does not hold it asks to.
+    group.lease = this.options.relay?.lead(group.key, wait + intervalMs * LIVE_LEASE_SLACK);
     group.timer = this.#clock.setTimeout(() => void this.#poll(group), wait);
   }
 
@@ -306,7 +309,9 @@ export class LiveHub {
     group.controller.abort();
     if (this.#groups.get(group.key) === group) this.#groups.delete(group.key);
     this.options.relay?.unlisten(group.key);
-    if (group.leading) this.options.relay?.release(group.key);
+    // Held now, or asked for the next poll: given up either way, so another replica need not wait out its time.
+    const { relay } = this.options;
+    if (relay) void (group.lease ?? Promise.resolve(group.leading)).then((held) => held && relay.release(group.key));
   }
 
   #endGroup(group: Group): void {

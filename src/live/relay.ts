@@ -31,6 +31,20 @@ return 0`;
 const RELEASE = `if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) end
 return 0`;
 
+/** The lease's scripts, as ioredis's defineCommand adds them: sent by EVALSHA, their text only when Redis lacks it. */
+interface LeaseCommands {
+  tradegraphLiveLead(lease: string, holder: string, ttlMs: string): Promise<number>;
+  tradegraphLiveRelease(lease: string, holder: string): Promise<number>;
+}
+
+function withLeaseCommands(client: Redis): Redis & LeaseCommands {
+  if (!('tradegraphLiveLead' in client)) {
+    client.defineCommand('tradegraphLiveLead', { numberOfKeys: 1, lua: LEAD });
+    client.defineCommand('tradegraphLiveRelease', { numberOfKeys: 1, lua: RELEASE });
+  }
+  return client as Redis & LeaseCommands;
+}
+
 /** A result as published: its errors as GraphQL formats them, without locations (each replica's document is its own). */
 interface Published {
   data?: unknown;
@@ -69,11 +83,11 @@ export function createRedisRelay(redis: SharedRedis, logger: Logger): LiveRelay 
     }));
   return {
     async lead(group, ttlMs) {
-      const held = await redis.attempt((client) => client.eval(LEAD, 1, lease(group), me, String(Math.ceil(ttlMs))));
+      const held = await redis.attempt((client) => withLeaseCommands(client).tradegraphLiveLead(lease(group), me, String(Math.ceil(ttlMs))));
       return held === undefined || held === 1;
     },
     release(group) {
-      void redis.attempt((client) => client.eval(RELEASE, 1, lease(group), me));
+      void redis.attempt((client) => withLeaseCommands(client).tradegraphLiveRelease(lease(group), me));
     },
     publish(group, results) {
       const channel = channelOf(group);

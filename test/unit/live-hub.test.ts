@@ -146,4 +146,31 @@ describe('LiveHub', () => {
     expect(runs).toBeGreaterThan(1);
     hub.close();
   });
+
+  it('with a relay, the holder asks Redis for the lease once per poll, publishes each poll, and gives the lease up when the last subscriber leaves', async () => {
+    const clock = new FakeClock();
+    const calls: string[] = [];
+    const relay = {
+      lead: async () => (calls.push('lead'), true),
+      release: () => void calls.push('release'),
+      publish: () => void calls.push('publish'),
+      listen: () => undefined,
+      unlisten: () => undefined,
+      close: () => undefined,
+    };
+    const hub = new LiveHub({ intervalMs: INTERVAL, clock, random: () => 0, relay });
+    let runs = 0;
+    const events = hub.subscribe('group', { key: 'page', run: async () => ({ data: { total: ++runs } }) });
+    const first = events.next();
+    await flush();
+    await first;
+    await clock.advance(INTERVAL * 3);
+    expect(runs).toBe(4);
+    // The first read answers at once, without the lease; each later poll asked for it once, when scheduled.
+    expect(calls.filter((call) => call === 'lead')).toHaveLength(4);
+    expect(calls.filter((call) => call === 'publish')).toHaveLength(3);
+    await events.return?.();
+    await flush();
+    expect(calls.at(-1)).toBe('release');
+  });
 });
