@@ -3,6 +3,12 @@ import { defineConfig } from 'vitest/config';
 
 const require = createRequire(import.meta.url);
 
+const INCLUDE = ['test/unit/**/*.test.ts', 'test/integration/**/*.test.ts', 'test/property/**/*.test.ts', 'test/e2e/**/*.test.ts', 'test/deploy/**/*.test.ts'];
+/** Scans the log lines of every test file's services for the secrets they were given (one scan per project). */
+const SECRET_SCAN = ['test/support/secret-scan.ts'];
+/** Test files that replace a module with vi.mock; test/unit/test-isolation.test.ts checks the list. */
+export const MOCKS_MODULES = ['test/integration/compiled-execution.test.ts'];
+
 export default defineConfig({
   resolve: {
     // graphql 16 has no "exports" map: Node loads its CommonJS build for Yoga, while Vite would
@@ -11,9 +17,6 @@ export default defineConfig({
     alias: [{ find: /^graphql$/, replacement: require.resolve('graphql') }],
   },
   test: {
-    // Scans the log lines of every test file's services for the secrets they were given.
-    globalSetup: ['test/support/secret-scan.ts'],
-    include: ['test/unit/**/*.test.ts', 'test/integration/**/*.test.ts', 'test/property/**/*.test.ts', 'test/e2e/**/*.test.ts', 'test/deploy/**/*.test.ts'],
     // Integration tests start real servers; give slow shared machines room without hiding hangs.
     testTimeout: 30_000,
     hookTimeout: 30_000,
@@ -30,5 +33,12 @@ export default defineConfig({
     // Node 26 that prints an ExperimentalWarning (no --localstorage-file) into every gateway test's
     // output. Nothing here uses Web Storage, so it is off, as in `npm run fleet`.
     execArgv: ['--no-experimental-webstorage'],
+    // Each fork loads the service's modules (Yoga, graphql, the gateway) once for all its files,
+    // not once per file: every file starts its own servers and keeps no state in a module. A file
+    // that replaces a module (vi.mock) runs isolated, so that its stand-in reaches no other file.
+    projects: [
+      { extends: true, test: { name: 'shared-modules', isolate: false, include: INCLUDE, exclude: MOCKS_MODULES, globalSetup: SECRET_SCAN } },
+      { extends: true, test: { name: 'isolated', include: MOCKS_MODULES, globalSetup: SECRET_SCAN } },
+    ],
   },
 });
