@@ -5,7 +5,7 @@ import { setTimeout as delay } from 'node:timers/promises';
 import type { Logger } from 'pino';
 import { checkHost, ConfigError, loadConfig, type Config } from './config.js';
 import { createLogger, terminalDestination } from './logger.js';
-import { createTradegraph } from './server.js';
+import type { Tradegraph } from './server.js';
 import type { PartnerSimulator } from './simulator/server.js';
 import { DEMO_TRADE_EVERY_MS, SHUTDOWN_GRACE_MS, TRACING_FLUSH_MS } from './tunables.js';
 
@@ -60,13 +60,18 @@ async function main(): Promise<void> {
 }
 
 interface Started {
-  service: ReturnType<typeof createTradegraph>;
+  service: Tradegraph;
   simulator: PartnerSimulator | null;
   tracing: Awaited<ReturnType<typeof startTracing>> | null;
 }
 
 async function startService(config: Config, logger: Logger, tracing: Started['tracing']): Promise<Started> {
-  const { simulator, partnerApiUrl, partnerOpenApiUrl, partnerAppKey, graphiqlHeaders } = await partnerOf(config, logger);
+  // Loaded once the settings are known good: a refused setting stops the process before the
+  // service's modules (Yoga, graphql, the partner client) are loaded, which takes most of a start.
+  const [{ createTradegraph }, { simulator, partnerApiUrl, partnerOpenApiUrl, partnerAppKey, graphiqlHeaders }] = await Promise.all([
+    import('./server.js'),
+    partnerOf(config, logger),
+  ]);
 
   // A trusted document that no request could run is a configuration error too (ConfigError).
   const service = stopOnConfigError(() =>
