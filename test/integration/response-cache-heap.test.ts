@@ -11,7 +11,7 @@ import { CACHE_HEAP_FACTOR } from '../../src/config.js';
 import { entryHeapBytes } from '../../src/plugins/response-cache/in-process-store.js';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
-const BUDGET = 2 * 1024 * 1024;
+const BUDGET = 1024 * 1024;
 const SMALLEST_JSON = Buffer.byteLength('{"data":{"__typename":"Query"}}');
 /** Twice what the budget holds of them, so that it is full and dropping the oldest. */
 const ANSWERS = 2 * Math.ceil(BUDGET / entryHeapBytes(SMALLEST_JSON));
