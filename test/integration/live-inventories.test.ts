@@ -100,6 +100,48 @@ describe('Subscription.inventory over SSE', () => {
     for (const live of clients) live.stop();
   });
 
+  it('sends the page when a hold ends, and nothing while the hold lasts', async () => {
+    const kit = await start({ livePollIntervalMs: 300 });
+    let now = Date.parse('2026-06-01T12:00:00Z');
+    kit.simulator.clock = () => now;
+    const endsAt = now + 60_000;
+    kit.simulator.holdItem(DEMO_PLATFORM_ID, DEMO_APP_ID, 1, endsAt);
+    const query = `subscription { inventory(platformId: "${DEMO_PLATFORM_ID}", appId: ${DEMO_APP_ID}) { items(first: 2) { nodes { tradable ifTradable tradableTime } } } }`;
+    const live = watch(sseClient(kit), query);
+    await until(() => live.events.length === 1);
+    const held = { tradable: null, ifTradable: false, tradableTime: new Date(endsAt).toISOString() };
+    const nodesOf = (event: ExecutionResult) => (event.data as { inventory: { items: { nodes: unknown[] } } }).inventory.items.nodes;
+    expect(nodesOf(live.events[0]!)[1]).toEqual(held);
+    const before = reads(kit);
+    await until(() => reads(kit) >= before + 3);
+    expect(live.events).toHaveLength(1);
+    now = endsAt;
+    await until(() => live.events.length === 2);
+    expect(nodesOf(live.events[1]!)[1]).toEqual({ ...held, ifTradable: true });
+    expect(nodesOf(live.events[1]!)[0]).toEqual(nodesOf(live.events[0]!)[0]);
+    live.stop();
+  });
+
+  it("trades the demo's first item away and back over time, received with a hold that ends", async () => {
+    const kit = await start();
+    let now = Date.parse('2026-06-01T12:00:00Z');
+    kit.simulator.clock = () => now;
+    const firstItem = async () => {
+      const url = `${kit.simulator.url}/api/user/v2/${DEMO_PLATFORM_ID}/${DEMO_APP_ID}?access_token=${DEMO_ACCESS_TOKEN}&count=1`;
+      const body = (await (await fetch(url)).json()) as { data: { total: number; list: Array<{ tradable: unknown; ifTradable: boolean; tradableTime: number }> } };
+      return { total: body.data.total, ...body.data.list[0]! };
+    };
+    const stop = kit.simulator.tradeOverTime(DEMO_PLATFORM_ID, DEMO_APP_ID, 100);
+    await until(() => kit.simulator.tradedAwayOf(DEMO_PLATFORM_ID, DEMO_APP_ID) === 1);
+    await until(() => kit.simulator.tradedAwayOf(DEMO_PLATFORM_ID, DEMO_APP_ID) === 0);
+    stop();
+    // Received back: held until half a turn later, rounded up to the wire's whole seconds.
+    const holdEnds = Math.ceil((now + 50) / 1000);
+    expect(await firstItem()).toMatchObject({ total: 240, tradable: null, ifTradable: false, tradableTime: holdEnds });
+    now = holdEnds * 1000;
+    expect(await firstItem()).toMatchObject({ total: 240, tradable: null, ifTradable: true, tradableTime: holdEnds });
+  });
+
   it('stops reading once the last subscriber leaves', async () => {
     const kit = await start();
     const live = watch(sseClient(kit));
