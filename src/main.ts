@@ -23,7 +23,7 @@ async function partnerOf(config: Config, logger: Logger) {
       import('./simulator/data.js'),
     ]);
     simulator = await startSimulator({ adminRoutes: config.simulatorAdminRoutes });
-    // The demo inventory changes, so that GraphiQL's live tab shows events (graphiql/live-inventory.graphql).
+    // The demo inventory changes (trades, holds ending), so that GraphiQL's live tab shows events (graphiql/live-inventory.graphql).
     simulator.tradeOverTime(LIVE_DEMO_PLATFORM_ID, DEMO_APP_ID, DEMO_TRADE_EVERY_MS);
     graphiqlHeaders = { Authorization: `Bearer ${DEMO_ACCESS_TOKEN}` };
     partnerApiUrl = partnerOpenApiUrl = simulator.url;

@@ -11,6 +11,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { DEMO_APP_KEY, indexOfAsset, inventorySize, itemAt, listingFeeFor } from './data.js';
+import type { SimulatedItem } from './wire.js';
 
 export type SimulatedOperation = 'readInventory' | 'calculateListingFee';
 
@@ -130,6 +131,13 @@ export class PartnerSimulator {
   private readonly fingerprintKey = randomBytes(32);
   /** Items traded away from the start of each inventory (tradeAway), by `appId/platformId`. */
   private readonly tradedAway = new Map<string, number>();
+  /** Trade holds (holdItem): by `appId/platformId`, then item index, the clock time (ms) each ends. */
+  private readonly holds = new Map<string, Map<number, number>>();
+  /**
+   * The simulator's clock, in milliseconds: a hold ends once it passes the hold's time. A test sets
+   * its own to end holds when it chooses; the other answers do not read it.
+   */
+  clock: () => number = Date.now;
   /** While set, listing-fee calls are received and recorded but not answered (holdListingFees). */
   private listingFeeHold: { released: Promise<void>; release: () => void } | null = null;
 
@@ -191,16 +199,39 @@ export class PartnerSimulator {
   }
 
   /**
-   * Trades every `everyMs` on the embedded simulator, so that a live subscription in GraphiQL shows
-   * changes: an item of the inventory traded away, and received back on the next turn.
+   * Puts the item at `index` on a trade hold until `untilMs` on the simulator's clock (rounded up to
+   * a second, the wire's unit): its `tradableTime` is the hold's end and `ifTradable` false until
+   * the clock passes it, then true, as a received item's hold ends upstream. `tradable` stays null,
+   * the only value partner-api.md observed.
    */
-  tradeOverTime(platformId: string, appId: number, everyMs: number): void {
+  holdItem(platformId: string, appId: number, index: number, untilMs: number): void {
+    const key = `${appId}/${platformId}`;
+    if (!this.holds.has(key)) this.holds.set(key, new Map());
+    this.holds.get(key)!.set(index, Math.ceil(untilMs / 1000) * 1000);
+  }
+
+  /** The hold of an answered item, applied to it (holdItem). */
+  applyHold(item: SimulatedItem, index: number): void {
+    const until = this.holds.get(`${item.appId}/${item.platformId}`)?.get(index);
+    if (until === undefined) return;
+    item.tradableTime = until / 1000;
+    item.ifTradable = this.clock() >= until;
+  }
+
+  /**
+   * Trades every `everyMs` on the embedded simulator, so that a live subscription in GraphiQL shows
+   * changes: an item of the inventory traded away, and received back on the next turn with a hold
+   * that ends half a turn later. Returns the function that stops it.
+   */
+  tradeOverTime(platformId: string, appId: number, everyMs: number): () => void {
     let away = false;
     const timer = setInterval(() => {
       this.tradeAway(platformId, appId, away ? -1 : 1);
+      if (away) this.holdItem(platformId, appId, this.tradedAwayOf(platformId, appId), this.clock() + everyMs / 2);
       away = !away;
     }, everyMs);
     timer.unref();
+    return () => clearInterval(timer);
   }
 
   /** How many items of the inventory's start are traded away. */
@@ -220,6 +251,8 @@ export class PartnerSimulator {
     this.settings = { ...DEFAULT_SETTINGS, ...settings, faults: [...(settings.faults ?? [])] };
     this.calls.length = 0;
     this.tradedAway.clear();
+    this.holds.clear();
+    this.clock = Date.now;
     this.randomState = 1;
   }
 
@@ -401,7 +434,11 @@ function answerInventory(
   const asked = countText === null ? defaultCount : Number(countText);
   const count = countCap === null ? asked : Math.min(asked, countCap);
   const list = [];
-  for (let index = from; index < Math.min(size, from + count); index++) list.push(itemAt(platformId, appId, index));
+  for (let index = from; index < Math.min(size, from + count); index++) {
+    const item = itemAt(platformId, appId, index);
+    simulator.applyHold(item, index);
+    list.push(item);
+  }
   if (fault === 'wrong-types') {
     // Values that do not fit the fields' types, as a careless upstream might send them.
     for (const item of list) Object.assign(item, { appId: 'x', ifTradable: 'yes', status: 'active' });

@@ -1,14 +1,17 @@
 // The client examples a front-end team copies from docs/clients-and-graphql-over-http.md must work
 // as shown: each ```ts block that sets up a client is run as written (types stripped, its imports
-// bound to the installed packages, the example URL pointed at a live facade), its client queries
-// the demo inventory, listing fees included, and neither the client nor its cache may warn.
+// bound to the installed packages, the example URLs pointed at a live facade), its client queries
+// the demo inventory, listing fees included, or subscribes to it and gets a change, and neither the
+// client nor its cache may warn.
 import { readFileSync } from 'node:fs';
 import * as apolloClient from '@apollo/client';
+import * as apolloSubscriptions from '@apollo/client/link/subscriptions';
 import * as apolloUtilities from '@apollo/client/utilities';
 import * as urqlCore from '@urql/core';
 import * as graphcache from '@urql/exchange-graphcache';
 import * as graphcacheExtras from '@urql/exchange-graphcache/extras';
 import { transform } from 'esbuild';
+import * as graphqlWs from 'graphql-ws';
 import * as rxjs from 'rxjs';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { InventoryPageDocument, InventoryWithFeesDocument } from '../generated/graphql.js';
@@ -17,12 +20,15 @@ import { useTestkit } from '../support/testkit.js';
 
 const DOC = readFileSync(new URL('../../docs/clients-and-graphql-over-http.md', import.meta.url), 'utf8');
 const EXAMPLE_URL = 'https://tradegraph.example.com/graphql';
+const EXAMPLE_WS_URL = 'wss://tradegraph.example.com/graphql';
 const MODULES: Record<string, unknown> = {
   '@apollo/client': apolloClient,
   '@apollo/client/utilities': apolloUtilities,
+  '@apollo/client/link/subscriptions': apolloSubscriptions,
   '@urql/core': urqlCore,
   '@urql/exchange-graphcache': graphcache,
   '@urql/exchange-graphcache/extras': graphcacheExtras,
+  'graphql-ws': graphqlWs,
   rxjs,
 };
 
@@ -33,9 +39,10 @@ const blockImporting = (module: string) => {
   return found[0]!;
 };
 
-// With a rate limit, so that the examples' reading of the RateLimit field and extensions.cost is run too.
+// With a rate limit, so that the examples' reading of the RateLimit field and extensions.cost is run
+// too; live polls every 300 ms, so that a subscription's change comes soon.
 const BUDGET = 100_000;
-const kit = useTestkit({ config: { rateLimit: { max: BUDGET, windowMs: 60_000 } } });
+const kit = useTestkit({ config: { rateLimit: { max: BUDGET, windowMs: 60_000 }, livePollIntervalMs: 300 } });
 
 /**
  * Runs an example as an async function body: its imports become bindings to MODULES, the example
@@ -47,7 +54,8 @@ async function runExample(code: string, scope: Record<string, unknown>, results:
   for (const [, , module] of imports) expect(Object.keys(MODULES), `the example imports ${module}`).toContain(module);
   const body = code
     .replace(/^import (?:type )?\{([^}]*)\} from '([^']+)';$/gm, (_line, names: string, module: string) => `const {${names.replace(/ as /g, ': ')}} = __modules['${module}'];`)
-    .replaceAll(EXAMPLE_URL, kit().graphqlUrl);
+    .replaceAll(EXAMPLE_URL, kit().graphqlUrl)
+    .replaceAll(EXAMPLE_WS_URL, kit().graphqlUrl.replace(/^http/, 'ws'));
   const { code: js } = await transform(body, { loader: 'ts' });
   const names = ['__modules', ...Object.keys(scope)];
   const AsyncFunction = Object.getPrototypeOf(async () => undefined).constructor as new (...args: string[]) => (...values: unknown[]) => Promise<Record<string, unknown>>;
@@ -72,7 +80,7 @@ const variables = { platformId: DEMO_PLATFORM_ID, appId: DEMO_APP_ID };
 describe('docs/clients-and-graphql-over-http.md examples', () => {
   it('urql with Graphcache: pages with fees, merged, and no warning from the cache', async () => {
     // The example's own `rateLimit`, read as the example leaves it after each answer.
-    const { client, rateLimitNow } = (await runExample(blockImporting('@urql/core'), { token: DEMO_ACCESS_TOKEN }, ['client', 'rateLimitNow: () => rateLimit'])) as {
+    const { client, rateLimitNow } = (await runExample(blockImporting('@urql/exchange-graphcache'), { token: DEMO_ACCESS_TOKEN }, ['client', 'rateLimitNow: () => rateLimit'])) as {
       client: urqlCore.Client;
       rateLimitNow: () => string | null;
     };
@@ -101,7 +109,7 @@ describe('docs/clients-and-graphql-over-http.md examples', () => {
       await kit().post({ query: 'query($p: String!, $a: Int!) { inventory(platformId: $p, appId: $a) { items(first: 50) { pageInfo { endCursor } } } }', variables: { p: variables.platformId, a: variables.appId } })
     ).json()) as { data: { inventory: { items: { pageInfo: { endCursor: string } } } } };
     const { client, query, budgetNow } = (await runExample(
-      blockImporting('@apollo/client'),
+      blockImporting('@apollo/client/utilities'),
       { token: DEMO_ACCESS_TOKEN, InventoryPageDocument, ...variables, pageInfo: firstPage.data.inventory.items.pageInfo },
       ['client', 'query', 'budgetNow: () => budget'],
     )) as { client: apolloClient.ApolloClient; query: apolloClient.ObservableQuery; budgetNow: () => { cost?: { requestedQueryCost: number; actualQueryCost: number; throttleStatus: { currentlyAvailable: number } }; rateLimit?: string | null } };
@@ -119,5 +127,37 @@ describe('docs/clients-and-graphql-over-http.md examples', () => {
       Array.from({ length: 50 }, (_, index) => assetIdAt(DEMO_PLATFORM_ID, DEMO_APP_ID, 50 + index)),
     );
     expect(warnings).toEqual([]);
+  });
+
+  it("subscriptions: Apollo Client's GraphQLWsLink and urql's subscriptionExchange each get the page, then a change", async () => {
+    const { apollo, urql, ws } = (await runExample(blockImporting('graphql-ws'), { token: DEMO_ACCESS_TOKEN }, ['apollo', 'urql', 'ws'])) as {
+      apollo: apolloClient.ApolloClient;
+      urql: urqlCore.Client;
+      ws: graphqlWs.Client;
+    };
+    const live = 'subscription Live($platformId: String!, $appId: Int!) { inventory(platformId: $platformId, appId: $appId) { id totalCount } }';
+    const until = (check: () => boolean) => vi.waitFor(() => expect(check()).toBe(true), { timeout: 5000, interval: 20 });
+    const apolloTotals: number[] = [];
+    const urqlTotals: number[] = [];
+    const fromApollo = apollo
+      .subscribe<{ inventory: { totalCount: number } }>({ query: apolloClient.gql(live), variables })
+      .subscribe({ next: ({ data }) => void apolloTotals.push(data!.inventory.totalCount) });
+    const fromUrql = urql.subscription<{ inventory: { totalCount: number } }>(live, variables).subscribe((result) => {
+      expect(result.error).toBeUndefined();
+      urqlTotals.push(result.data!.inventory.totalCount);
+    });
+    try {
+      await until(() => apolloTotals.length === 1 && urqlTotals.length === 1);
+      kit().simulator.tradeAway(DEMO_PLATFORM_ID, DEMO_APP_ID, 1);
+      await until(() => apolloTotals.length === 2 && urqlTotals.length === 2);
+      const total = inventorySize(DEMO_PLATFORM_ID);
+      expect(apolloTotals).toEqual([total, total - 1]);
+      expect(urqlTotals).toEqual([total, total - 1]);
+      expect(warnings).toEqual([]);
+    } finally {
+      fromApollo.unsubscribe();
+      fromUrql.unsubscribe();
+      await ws.dispose();
+    }
   });
 });

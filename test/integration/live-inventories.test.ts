@@ -1,13 +1,18 @@
 // Subscription.inventory over real transports against the real service and simulator on loopback:
 // the first event at once, one partner read per interval for every subscriber of one page, a change
-// sent to each of them, no event without a change, a client that leaves stops costing, the caps,
-// a refused token, and every stream completed on shutdown.
+// sent to each of them, no event without a change, a hold that ends, a client that leaves stops
+// costing, an unread stream cut by the write timeout, the caps, a refused token, and every stream
+// completed on shutdown.
+import { once } from 'node:events';
+import { connect } from 'node:net';
+import { print } from 'graphql';
 import { createClient, type Client } from 'graphql-sse';
 import { createClient as createWsClient, type Client as WsClient } from 'graphql-ws';
 import WebSocket from 'ws';
 import type { ExecutionResult } from 'graphql';
 import { afterEach, describe, expect, it } from 'vitest';
-import { DEMO_ACCESS_TOKEN, DEMO_APP_ID, DEMO_PLATFORM_ID } from '../../src/simulator/data.js';
+import { DEMO_ACCESS_TOKEN, DEMO_APP_ID, DEMO_PLATFORM_ID, platformIdWithSize } from '../../src/simulator/data.js';
+import { InventoryItemsFullDocument } from '../generated/graphql.js';
 import { startTestkit, type Testkit } from '../support/testkit.js';
 import { manifestOf, sha256 } from '../support/trusted-documents.js';
 
@@ -100,6 +105,48 @@ describe('Subscription.inventory over SSE', () => {
     for (const live of clients) live.stop();
   });
 
+  it('sends the page when a hold ends, and nothing while the hold lasts', async () => {
+    const kit = await start({ livePollIntervalMs: 300 });
+    let now = Date.parse('2026-06-01T12:00:00Z');
+    kit.simulator.clock = () => now;
+    const endsAt = now + 60_000;
+    kit.simulator.holdItem(DEMO_PLATFORM_ID, DEMO_APP_ID, 1, endsAt);
+    const query = `subscription { inventory(platformId: "${DEMO_PLATFORM_ID}", appId: ${DEMO_APP_ID}) { items(first: 2) { nodes { tradable ifTradable tradableTime } } } }`;
+    const live = watch(sseClient(kit), query);
+    await until(() => live.events.length === 1);
+    const held = { tradable: null, ifTradable: false, tradableTime: new Date(endsAt).toISOString() };
+    const nodesOf = (event: ExecutionResult) => (event.data as { inventory: { items: { nodes: unknown[] } } }).inventory.items.nodes;
+    expect(nodesOf(live.events[0]!)[1]).toEqual(held);
+    const before = reads(kit);
+    await until(() => reads(kit) >= before + 3);
+    expect(live.events).toHaveLength(1);
+    now = endsAt;
+    await until(() => live.events.length === 2);
+    expect(nodesOf(live.events[1]!)[1]).toEqual({ ...held, ifTradable: true });
+    expect(nodesOf(live.events[1]!)[0]).toEqual(nodesOf(live.events[0]!)[0]);
+    live.stop();
+  });
+
+  it("trades the demo's first item away and back over time, received with a hold that ends", async () => {
+    const kit = await start();
+    let now = Date.parse('2026-06-01T12:00:00Z');
+    kit.simulator.clock = () => now;
+    const firstItem = async () => {
+      const url = `${kit.simulator.url}/api/user/v2/${DEMO_PLATFORM_ID}/${DEMO_APP_ID}?access_token=${DEMO_ACCESS_TOKEN}&count=1`;
+      const body = (await (await fetch(url)).json()) as { data: { total: number; list: Array<{ tradable: unknown; ifTradable: boolean; tradableTime: number }> } };
+      return { total: body.data.total, ...body.data.list[0]! };
+    };
+    const stop = kit.simulator.tradeOverTime(DEMO_PLATFORM_ID, DEMO_APP_ID, 100);
+    await until(() => kit.simulator.tradedAwayOf(DEMO_PLATFORM_ID, DEMO_APP_ID) === 1);
+    await until(() => kit.simulator.tradedAwayOf(DEMO_PLATFORM_ID, DEMO_APP_ID) === 0);
+    stop();
+    // Received back: held until half a turn later, rounded up to the wire's whole seconds.
+    const holdEnds = Math.ceil((now + 50) / 1000);
+    expect(await firstItem()).toMatchObject({ total: 240, tradable: null, ifTradable: false, tradableTime: holdEnds });
+    now = holdEnds * 1000;
+    expect(await firstItem()).toMatchObject({ total: 240, tradable: null, ifTradable: true, tradableTime: holdEnds });
+  });
+
   it('stops reading once the last subscriber leaves', async () => {
     const kit = await start();
     const live = watch(sseClient(kit));
@@ -181,6 +228,64 @@ describe('Subscription.inventory over SSE', () => {
     const { value } = await reader.read();
     expect(new TextDecoder().decode(value)).toMatch(/^:/);
     await reader.cancel();
+  });
+
+  it('cuts a stream its client stops reading by the write timeout, ending its subscription, while others are served', async () => {
+    const kit = await start({ httpWriteTimeoutMs: 1000, livePollIntervalMs: 300 });
+    const metric = async (name: string) => Number(new RegExp(`^${name} (\\d+)$`, 'm').exec(await kit.service.metrics.registry.metrics())?.[1]);
+    const other = watch(sseClient(kit));
+    await until(() => other.events.length === 1);
+    // Every event is a page of 100 items with every field, four times over: a few of them fill
+    // what the kernel's buffers take from a client that never reads.
+    const stalled = platformIdWithSize(400);
+    const full = print(InventoryItemsFullDocument);
+    const pages = ['a', 'b', 'c', 'd'].map((alias) => `${alias}: items(first: 100) { nodes { ...InventoryItemFields } }`).join(' ');
+    const query = `subscription { inventory(platformId: "${stalled}", appId: ${DEMO_APP_ID}) { ${pages} } }\n${full.slice(full.indexOf('fragment '))}`;
+    const body = JSON.stringify({ query });
+    const socket = connect({ host: '127.0.0.1', port: Number(new URL(kit.url).port) });
+    let closed = false;
+    let error: string | undefined;
+    socket.on('error', (failure: NodeJS.ErrnoException) => (error = failure.code));
+    socket.on('close', () => (closed = true));
+    let head = '';
+    socket.on('data', (chunk: Buffer) => void (head.length < 1024 && (head += chunk.toString('latin1'))));
+    await once(socket, 'connect');
+    socket.pause();
+    socket.write(
+      `POST /graphql HTTP/1.1\r\nhost: 127.0.0.1\r\ncontent-type: application/json\r\naccept: text/event-stream\r\n` +
+        `authorization: Bearer stalled-reader-token\r\ncontent-length: ${Buffer.byteLength(body)}\r\n\r\n${body}`,
+    );
+    const stalledReads = () => kit.simulator.callsOf('readInventory').filter((call) => call.path.includes(stalled)).length;
+    // The page changes at every turn, so that events keep coming.
+    const stopTrading = kit.simulator.tradeOverTime(stalled, DEMO_APP_ID, 150);
+    try {
+      await until(() => kit.service.live.hub.subscribers === 2);
+      // Cut, and its subscription ended with it: polling its page stops.
+      let cut = 0;
+      const cutCount = async () => (cut = await metric('tradegraph_http_answers_cut_total'));
+      const end = Date.now() + 20_000;
+      while ((await cutCount()) === 0 && Date.now() < end) await sleep(50);
+      expect(cut).toBe(1);
+      await until(() => kit.service.live.hub.subscribers === 1);
+      // Read now, its connection was reset.
+      socket.resume();
+      await until(() => closed);
+      expect(error).toBe('ECONNRESET');
+      expect(head).toMatch(/^HTTP\/1\.1 200 [\s\S]*content-type: text\/event-stream/i);
+      expect(kit.service.live.hub.groups).toBe(1);
+      const after = stalledReads();
+      await sleep(300 * 3);
+      expect(stalledReads()).toBe(after);
+      // The other subscriber still gets its changes, and a query is answered.
+      kit.simulator.tradeAway(DEMO_PLATFORM_ID, DEMO_APP_ID, 1);
+      await until(() => other.events.length === 2);
+      const answer = await kit.post({ query: `{ inventory(platformId: "${DEMO_PLATFORM_ID}", appId: ${DEMO_APP_ID}) { totalCount } }` });
+      expect(await answer.json()).toMatchObject({ data: { inventory: { totalCount: 239 } } });
+      other.stop();
+    } finally {
+      stopTrading();
+      socket.destroy();
+    }
   });
 
   it('completes every stream when the service shuts down', async () => {
