@@ -324,6 +324,17 @@ export class IncrementalDeliveryNotAcceptedError extends TradegraphError {
  * the shedding and answer budgets), as Yoga prints its own: message and extensions, without the
  * `http` extension that only tells Yoga the status.
  */
+/**
+ * The error without its `http` extension, for a stream's event or a WebSocket message: there the
+ * status would make Yoga answer the stream's request 4xx (a streaming client sees a network
+ * failure, not the error), or reach the client as a field Yoga strips everywhere else.
+ */
+export function withoutHttpStatus(error: GraphQLError): GraphQLError {
+  if (error.extensions.http === undefined) return error;
+  const { http: _http, ...extensions } = error.extensions;
+  return new GraphQLError(error.message, { nodes: error.nodes, path: error.path, extensions });
+}
+
 export function errorAnswerBody({ message, extensions }: { message: string; extensions: Readonly<Record<string, unknown>> }): string {
   const { http: _http, ...printed } = extensions;
   return JSON.stringify({ errors: [{ message, extensions: printed }] });

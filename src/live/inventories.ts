@@ -24,7 +24,7 @@ import {
 import type { YogaInitialContext } from 'graphql-yoga';
 import { buildContext, type ContextDependencies, type TradegraphContext } from '../context.js';
 import { credentialKeyOf } from '../credentials.js';
-import { BadUserInputError, OperationLimitError, OverloadedError, UnauthenticatedError } from '../errors.js';
+import { withoutHttpStatus, BadUserInputError, OperationLimitError, OverloadedError, UnauthenticatedError } from '../errors.js';
 import { toInventoryRef } from '../inventory/model.js';
 import { operationPrice } from '../cost/price.js';
 import type { RequestCost } from '../cost/request-cost.js';
@@ -104,7 +104,7 @@ class LiveService implements LiveInventories {
     const operation = getOperationAST(args.document, args.operationName);
     const field = operation?.selectionSet.selections[0];
     if (!operation || field?.kind !== Kind.FIELD || field.name.value !== 'inventory') {
-      return refusal(new BadUserInputError("A subscription selects 'inventory' at its root, written as a field (not in a fragment)."));
+      return { errors: [withoutHttpStatus(new BadUserInputError("A subscription selects 'inventory' at its root, written as a field (not in a fragment)."))] };
     }
     const coerced = getVariableValues(args.schema, operation.variableDefinitions ?? [], (args.variableValues ?? {}) as Record<string, unknown>);
     if (coerced.errors) return { errors: coerced.errors };
@@ -115,11 +115,11 @@ class LiveService implements LiveInventories {
         // Opening costs what the same query would; each poll shared after costs 1 (docs/live-inventories.md).
         const price = operationPrice(args.schema, opening.query, opening.operationName, opening.variableValues)?.cost ?? 1;
         const refused = await spend(opening.context.request, Math.max(1, price));
-        if (refused) return refusal(refused);
+        if (refused) return { errors: [withoutHttpStatus(refused)] };
       }
       return this.#subscribe(args, opening);
     } catch (error) {
-      if (error instanceof GraphQLError) return refusal(error);
+      if (error instanceof GraphQLError) return { errors: [withoutHttpStatus(error)] };
       throw error;
     }
   }
@@ -195,16 +195,6 @@ class LiveService implements LiveInventories {
     }
     return poll;
   }
-}
-
-/**
- * A refusal as the subscription's one event: without its `http` status, which would make Yoga
- * answer the stream's request 4xx, and a streaming client see a network failure, not the error.
- */
-function refusal(error: GraphQLError): ExecutionResult {
-  if (error.extensions.http === undefined) return { errors: [error] };
-  const { http: _http, ...extensions } = error.extensions;
-  return { errors: [new GraphQLError(error.message, { nodes: error.nodes, path: error.path, extensions })] };
 }
 
 /** The subscription's document with its operation a query: Query.inventory takes the same arguments and selection. */

@@ -3,7 +3,7 @@
 // validation with the operation limits, the context, the live subscribe function). Yoga's HTTP
 // phases do not run on a socket, so the trusted-documents rule is applied here as the plugin
 // applies it over HTTP: a named document runs from the manifest, and text is refused where only
-// trusted documents may run.
+// trusted documents may run; so is the variables' depth limit.
 import type { IncomingMessage, Server } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { GraphQLError, type DocumentNode, type ExecutionArgs } from 'graphql';
@@ -11,8 +11,9 @@ import type { GraphQLParams, YogaServerInstance } from 'graphql-yoga';
 import { useServer } from 'graphql-ws/use/ws';
 import { WebSocketServer } from 'ws';
 import { documentHashOf } from '../config.js';
-import { PersistedQueryNotFoundError, PersistedQueryOnlyError } from '../errors.js';
+import { PersistedQueryNotFoundError, PersistedQueryOnlyError, withoutHttpStatus } from '../errors.js';
 import { documentIdOf, type TrustedDocuments } from '../plugins/trusted-documents.js';
+import { variablesDepthRefusal } from '../plugins/variables-depth-limit.js';
 
 export interface WebSocketOptions {
   server: Server;
@@ -28,6 +29,22 @@ export interface WebSocketOptions {
 interface Enveloped {
   execute: (args: ExecutionArgs) => unknown;
   subscribe: (args: ExecutionArgs) => unknown;
+}
+
+type EnvelopedParse = Pick<ReturnType<WebSocketOptions['yoga']['getEnveloped']>, 'parse' | 'validate' | 'schema'>;
+
+/** The document a subscribe message names: from the manifest by its id, or parsed and validated where text may run. */
+function documentOf(params: GraphQLParams, request: Request, enveloped: EnvelopedParse, options: WebSocketOptions): DocumentNode | readonly GraphQLError[] {
+  const id = documentIdOf(params, request);
+  if (id !== null) {
+    const hash = documentHashOf(id);
+    const trusted = hash === null ? undefined : options.trustedDocuments.get(hash);
+    return trusted ?? [new PersistedQueryNotFoundError(id)];
+  }
+  if (options.trustedDocumentsOnly || typeof params.query !== 'string') return [new PersistedQueryOnlyError()];
+  const document = enveloped.parse(params.query);
+  const errors = enveloped.validate(enveloped.schema, document);
+  return errors.length > 0 ? errors : document;
 }
 
 export interface GraphQLWebSocket {
@@ -57,32 +74,23 @@ export function serveGraphQLOverWebSocket(options: WebSocketOptions): GraphQLWeb
           headers: typeof given === 'string' ? { authorization: given } : {},
         });
         const params = payload as GraphQLParams;
+        // As over HTTP (plugins/variables-depth-limit.ts), before anything walks them.
+        const tooDeep = variablesDepthRefusal(params.variables);
+        if (tooDeep) return [withoutHttpStatus(tooDeep)];
         const enveloped = yoga.getEnveloped({ request, params });
-        let document: DocumentNode;
-        const id = documentIdOf(params, request);
         try {
-          if (id !== null) {
-            const hash = documentHashOf(id);
-            const trusted = hash === null ? undefined : options.trustedDocuments.get(hash);
-            if (!trusted) return [new PersistedQueryNotFoundError(id)];
-            document = trusted;
-          } else if (options.trustedDocumentsOnly || typeof params.query !== 'string') {
-            return [new PersistedQueryOnlyError()];
-          } else {
-            document = enveloped.parse(params.query);
-            const errors = enveloped.validate(enveloped.schema, document);
-            if (errors.length > 0) return errors;
-          }
+          const document = documentOf(params, request, enveloped, options);
+          if (Array.isArray(document)) return document.map(withoutHttpStatus);
           return {
             schema: enveloped.schema,
-            document,
+            document: document as DocumentNode,
             operationName: params.operationName,
             variableValues: params.variables,
             contextValue: await enveloped.contextFactory(),
             rootValue: { execute: enveloped.execute, subscribe: enveloped.subscribe },
           };
         } catch (error) {
-          if (error instanceof GraphQLError) return [error];
+          if (error instanceof GraphQLError) return [withoutHttpStatus(error)];
           throw error;
         }
       },

@@ -12,15 +12,20 @@ import { MAX_VARIABLES_DEPTH } from '../tunables.js';
 export function useVariablesDepthLimit<TContext extends object>(maxDepth = MAX_VARIABLES_DEPTH): Plugin<TContext> {
   return {
     onParams({ params }) {
-      const { variables } = params;
-      if (variables === undefined || variables === null || !nestsDeeperThan(variables, maxDepth)) return;
-      throw new OperationLimitError(
-        'variablesDepth',
-        `The operation was refused before parsing: its variables nest arrays and objects more than ${maxDepth} deep, the most this service reads.`,
-        maxDepth,
-      );
+      const refusal = variablesDepthRefusal(params.variables, maxDepth);
+      if (refusal) throw refusal;
     },
   };
+}
+
+/** The refusal of variables that nest deeper than `maxDepth`, or null; also applied to graphql-ws's subscribe messages (live/websocket.ts). */
+export function variablesDepthRefusal(variables: unknown, maxDepth = MAX_VARIABLES_DEPTH): OperationLimitError | null {
+  if (variables === undefined || variables === null || typeof variables !== 'object' || !nestsDeeperThan(variables, maxDepth)) return null;
+  return new OperationLimitError(
+    'variablesDepth',
+    `The operation was refused before parsing: its variables nest arrays and objects more than ${maxDepth} deep, the most this service reads.`,
+    maxDepth,
+  );
 }
 
 /**

@@ -331,6 +331,23 @@ describe('Subscription.inventory over graphql-ws', () => {
     await ws.dispose();
   });
 
+  it('refuses variables that nest deeper than the service reads, as over HTTP, and subscribes nothing', async () => {
+    const kit = await start();
+    const ws = wsClient(kit);
+    let deep: unknown = 'x';
+    for (let level = 0; level < 100; level++) deep = [deep];
+    const refused = watch(ws, PAGE, { ...variables, unused: deep });
+    // Bounded: a subscription that was let through would never end on its own.
+    const ended = await Promise.race([refused.done.then(() => 'completed', (error: unknown) => error), sleep(5000).then(() => 'still subscribed')]);
+    expect(refused.events).toEqual([]);
+    const errors = ended as Array<{ extensions?: { code?: string; limit?: string } }>;
+    expect(errors[0]?.extensions).toMatchObject({ code: 'OPERATION_LIMIT_EXCEEDED', limit: 'variablesDepth' });
+    // The HTTP status Yoga reads and strips over HTTP is not sent over the socket either.
+    expect(errors[0]?.extensions).not.toHaveProperty('http');
+    expect(kit.service.live.hub.subscribers).toBe(0);
+    await ws.dispose();
+  });
+
   it("completes a socket's subscriptions when the service shuts down", async () => {
     const kit = await start();
     const ws = wsClient(kit);
