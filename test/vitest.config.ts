@@ -25,10 +25,9 @@ export default defineConfig({
     pool: 'forks',
     // Most files spend their time waiting on sockets, child processes, Redis and podman, not on a
     // core: vitest's default (one fork fewer than the cores, so one on a 2-core machine) runs them
-    // one after another. Three forks overlap the waits without starving the timing-bound files (four
-    // did, beside other work); each file still starts its own servers on free loopback ports.
-    // `--maxWorkers=1` runs them one at a time to chase an interaction.
-    maxWorkers: 3,
+    // one after another. Four forks overlap the waits, and the suite still passes with a busy loop
+    // on one of the two cores. Each file starts its own servers on free loopback ports. `--maxWorkers=1` runs them one at a time to chase an interaction.
+    maxWorkers: 4,
     // Hive Gateway's entry loads localforage, which probes globalThis.localStorage as it loads: on
     // Node 26 that prints an ExperimentalWarning (no --localstorage-file) into every gateway test's
     // output. Nothing here uses Web Storage, so it is off, as in `npm run fleet`.
