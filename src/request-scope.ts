@@ -107,3 +107,8 @@ export function scopeOf(request: Request): RequestScope {
   if (scope === undefined) scopes.set(request, (scope = new RequestScope()));
   return scope;
 }
+
+/** The response cache's state of this request, made on first use. */
+export function cacheStateOf(request: Request): CacheRequestState {
+  return (scopeOf(request).cache ??= {});
+}

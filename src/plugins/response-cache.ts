@@ -12,7 +12,7 @@ import type { SharedRedis } from '../redis.js';
 import { useConditionalGet } from './response-cache/conditional-get.js';
 import type { InProcessStore } from './response-cache/in-process-store.js';
 import { responseCacheKey } from './response-cache/key.js';
-import { cacheStateOf } from './response-cache/request-state.js';
+import { cacheStateOf } from '../request-scope.js';
 import { servedStale, staleInPlaceOf } from './response-cache/stale-if-error.js';
 import { chooseResponseStore } from './response-cache/store.js';
 import type { ResponseStore } from './response-cache/store-contract.js';

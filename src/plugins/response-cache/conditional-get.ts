@@ -2,7 +2,7 @@
 // If-None-Match that names the ETag of the answer this request gets, under its own credential,
 // gets 304 (RFC 9110 13.1.2, 15.4.5).
 import type { Plugin } from 'graphql-yoga';
-import { cacheStateOf } from './request-state.js';
+import { cacheStateOf } from '../../request-scope.js';
 
 /**
  * Whether an If-None-Match list names this ETag, compared weakly (RFC 9110 13.1.2); If-Modified-Since
