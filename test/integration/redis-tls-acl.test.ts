@@ -4,30 +4,26 @@
 // docs/fleet.md lists. Through a rediss:// URL with that user and REDIS_TLS_CA_FILE, the service
 // shares its cache, counts and accepted credentials there, tagged, and Redis refuses it nothing;
 // without the CA, or with a wrong password, Redis stays away (the service answers on its own).
-import { execFileSync } from 'node:child_process';
-import { rmSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { REDIS_VALUE_TAG_BYTES } from '../../src/redis-values.js';
 import { DEMO_APP_ID, DEMO_APP_KEY, DEMO_PLATFORM_ID } from '../../src/simulator/data.js';
 import { startSimulator, type PartnerSimulator } from '../../src/simulator/server.js';
 import { redisStateOf, startRedisServer, type RedisServer } from '../support/redis.js';
+import { buildBundle, type Bundle } from '../support/bundle.js';
 import { startServiceProcess, type ServiceProcess } from '../support/service-process.js';
 
-const ROOT = fileURLToPath(new URL('../..', import.meta.url));
-// A folder of this run's own, beside dist/ (the bundle reads ../schema): other tests build dist/ meanwhile.
-const BUILD_DIR = `dist-redis-tls-${process.pid}`;
 const USER = { name: 'tradegraph', password: 'tls-acl-user-password' };
 /** The ACL docs/fleet.md gives the service's user, beside `~tradegraph:*`. */
 const SERVICE_ACL = ['resetchannels', '&tradegraph:*', '+@read', '+@write', '+@scripting', '+@transaction', '+@connection', '+@pubsub', '+info'];
 const TOKEN = 'redis-tls-acl-token';
 
+let bundle: Bundle | undefined;
 let redis: RedisServer;
 let simulator: PartnerSimulator;
 const services: ServiceProcess[] = [];
 
 beforeAll(async () => {
-  execFileSync('npm', ['run', '--silent', 'build', '--', `--outdir=${BUILD_DIR}`], { cwd: ROOT, stdio: 'ignore' });
+  bundle = buildBundle('redis-tls');
   redis = await startRedisServer({ tls: true, user: { ...USER, acl: SERVICE_ACL } });
   simulator = await startSimulator();
 });
@@ -35,7 +31,7 @@ afterAll(async () => {
   for (const service of services) await service.stop();
   await simulator?.close();
   await redis?.stop();
-  rmSync(`${ROOT}/${BUILD_DIR}`, { recursive: true, force: true });
+  bundle?.remove();
 });
 
 async function startService(env: Record<string, string>): Promise<ServiceProcess> {
@@ -50,7 +46,7 @@ async function startService(env: Record<string, string>): Promise<ServiceProcess
       REDIS_COMMAND_TIMEOUT_MS: '5000',
       ...env,
     },
-    `${BUILD_DIR}/main.js`,
+    bundle!.entry,
   );
   services.push(service);
   return service;

@@ -2,22 +2,21 @@
 // against a slow simulator; SIGTERM arrives while a request is in flight. The request must
 // complete, new connections must be refused, and the process must exit 0 on its own. The production
 // bundle, started with start:prod's flags, drains on SIGHUP too and opens no inspector on SIGUSR1.
-import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
+import { spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
 import { connect as netConnect, type Socket } from 'node:net';
 import { setTimeout as delay } from 'node:timers/promises';
-import { fileURLToPath } from 'node:url';
 import { print } from 'graphql';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { InventoryWithDeferredFeesDocument } from '../generated/graphql.js';
 import { DEMO_ACCESS_TOKEN, DEMO_APP_ID, DEMO_APP_KEY, DEMO_PLATFORM_ID } from '../../src/simulator/data.js';
 import { startSimulator, type PartnerSimulator } from '../../src/simulator/server.js';
 import { closedPort } from '../support/ports.js';
+import { buildBundle, type Bundle } from '../support/bundle.js';
 import { startServiceProcess } from '../support/service-process.js';
 import { startTestkit } from '../support/testkit.js';
 
 const LATENCY_MS = 1500;
-const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 
 let simulator: PartnerSimulator;
 beforeAll(async () => {
@@ -218,9 +217,11 @@ describe('shutting down, in process', () => {
 });
 
 describe('signals the production process gets (npm run start:prod, the built bundle)', () => {
+  let bundle: Bundle | undefined;
   beforeAll(() => {
-    execFileSync('npm', ['run', '--silent', 'build'], { cwd: ROOT, stdio: 'ignore' });
+    bundle = buildBundle('shutdown');
   });
+  afterAll(() => bundle?.remove());
   const environment = () => ({ PARTNER_API_URL: simulator.url, PARTNER_APP_KEY: DEMO_APP_KEY, NODE_ENV: 'production' });
   const readTotal = async (url: string) => {
     const response = await fetch(`${url}/graphql`, {
@@ -236,7 +237,7 @@ describe('signals the production process gets (npm run start:prod, the built bun
   it('SIGUSR1 opens no inspector, and the service goes on serving', async () => {
     // The port Node's inspector would open on (9229 unless told): one known to be free.
     const inspectorPort = await closedPort();
-    const service = await startServiceProcess({ ...environment(), NODE_OPTIONS: `--inspect-port=127.0.0.1:${inspectorPort}` }, 'dist/main.js');
+    const service = await startServiceProcess({ ...environment(), NODE_OPTIONS: `--inspect-port=127.0.0.1:${inspectorPort}` }, bundle!.entry);
     try {
       service.kill('SIGUSR1');
       expect(await readTotal(service.url)).toEqual(served);
@@ -254,7 +255,7 @@ describe('signals the production process gets (npm run start:prod, the built bun
   });
 
   it('SIGHUP drains as SIGTERM does: the request in flight is answered, and the process exits 0', async () => {
-    const service = await startServiceProcess(environment(), 'dist/main.js');
+    const service = await startServiceProcess(environment(), bundle!.entry);
     try {
       const callsBefore = simulator.callsOf('readInventory').length;
       const inFlight = readTotal(service.url);

@@ -3,30 +3,26 @@
 // SIMULATOR_ADMIN_ROUTES=true asks for them; every route reads at most SIMULATOR_MAX_BODY_BYTES of a
 // body, answering 413 to one declared or streamed larger while most of it is still unsent; and its
 // call log, where it is served, holds no caller's token and no app-key, only their fingerprints.
-import { execFileSync } from 'node:child_process';
 import { request } from 'node:http';
-import { rmSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEMO_APP_ID, DEMO_APP_KEY, DEMO_PLATFORM_ID } from '../../src/simulator/data.js';
 import { SIMULATOR_MAX_BODY_BYTES } from '../../src/simulator/server.js';
+import { buildBundle, type Bundle } from '../support/bundle.js';
 import { startServiceProcess, type ServiceProcess } from '../support/service-process.js';
 
-const ROOT = fileURLToPath(new URL('../..', import.meta.url));
-// A folder of this run's own, beside dist/ (the bundle reads ../schema): other tests build dist/ meanwhile.
-const BUILD_DIR = `dist-simulator-admin-${process.pid}`;
+let bundle: Bundle | undefined;
 const TOKEN = 'simulator-admin-probe-token';
 const INVENTORY_PATH = `/api/user/v2/${DEMO_PLATFORM_ID}/${DEMO_APP_ID}`;
 const CALCULATE_PATH = '/merchant/sale/v1/calculate';
 
 beforeAll(() => {
-  execFileSync('npm', ['run', '--silent', 'build', '--', `--outdir=${BUILD_DIR}`], { cwd: ROOT, stdio: 'ignore' });
+  bundle = buildBundle('simulator-admin');
 });
-afterAll(() => rmSync(`${ROOT}/${BUILD_DIR}`, { recursive: true, force: true }));
+afterAll(() => bundle?.remove());
 
 /** The demo in production mode, and the embedded simulator's address from its start line. */
 async function startDemo(env: Record<string, string> = {}): Promise<{ service: ServiceProcess; simulatorUrl: string }> {
-  const service = await startServiceProcess({ NODE_ENV: 'production', PARTNER_SIMULATOR: 'embedded', ...env }, `${BUILD_DIR}/main.js`);
+  const service = await startServiceProcess({ NODE_ENV: 'production', PARTNER_SIMULATOR: 'embedded', ...env }, bundle!.entry);
   const line = service.logs.find((entry) => typeof entry.simulatorUrl === 'string');
   return { service, simulatorUrl: line!.simulatorUrl as string };
 }

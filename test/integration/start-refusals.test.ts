@@ -1,10 +1,11 @@
 // Settings that a library would refuse only after start (the resolver, node:http, undici on every
 // fee call) stop the real entry point at once: exit code 1 and one line on stderr naming the
 // variable, with no stack trace and never the app-key's value.
-import { execFileSync, spawn } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { fileURLToPath } from 'node:url';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildBundle, type Bundle } from '../support/bundle.js';
 import { productionCommand } from '../support/production-command.js';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
@@ -12,10 +13,10 @@ const APP_KEY_SECRET = 'app-key-s3cret';
 /** Far longer than a refusal takes on a loaded machine; within the test's own timeout. */
 const START_BOUND_MS = 20_000;
 
-type Entry = 'src/main.ts' | 'dist/main.js';
+type Entry = 'src/main.ts' | 'the bundle';
 
-async function start(entry: Entry, env: Record<string, string>): Promise<{ code: number | null; stderr: string; stdout: string }> {
-  const argv = entry === 'dist/main.js' ? [...productionCommand(ROOT)!.nodeArgs, entry] : ['--import', 'tsx', entry];
+async function start(entry: string, env: Record<string, string>): Promise<{ code: number | null; stderr: string; stdout: string }> {
+  const argv = entry.endsWith('.js') ? [...productionCommand(ROOT)!.nodeArgs, entry] : ['--import', 'tsx', entry];
   const child = spawn(process.execPath, argv, {
     cwd: ROOT,
     env: { PATH: process.env.PATH, PORT: '0', LOG_LEVEL: 'info', ...env },
@@ -31,10 +32,12 @@ async function start(entry: Entry, env: Record<string, string>): Promise<{ code:
   return { code, stderr, stdout };
 }
 
-describe.each(['src/main.ts', 'dist/main.js'] as const)('%s', (entry: Entry) => {
+describe.each(['src/main.ts', 'the bundle'] as const)('%s', (entry: Entry) => {
+  let bundle: Bundle | undefined;
   beforeAll(() => {
-    if (entry === 'dist/main.js') execFileSync('npm', ['run', '--silent', 'build'], { cwd: ROOT, stdio: 'ignore' });
+    if (entry === 'the bundle') bundle = buildBundle('start-refusals');
   }, 120_000);
+  afterAll(() => bundle?.remove());
 
   it.each([
     ['HOST', { HOST: 'nowhere.invalid' }],
@@ -44,7 +47,7 @@ describe.each(['src/main.ts', 'dist/main.js'] as const)('%s', (entry: Entry) => 
     ['PARTNER_API_URL', { HOST: '127.0.0.1', PARTNER_API_URL: 'http://127.0.0.1:9/api?token=1' }],
     ['PARTNER_OPEN_API_URL', { HOST: '127.0.0.1', PARTNER_API_URL: 'http://127.0.0.1:9', PARTNER_OPEN_API_URL: 'http://127.0.0.1:9/#open' }],
   ])('refuses a bad %s with exit code 1 and one line naming it', async (variable, env) => {
-    const { code, stderr, stdout } = await start(entry, env);
+    const { code, stderr, stdout } = await start(bundle?.entry ?? entry, env);
     expect(code).toBe(1);
     expect(stderr).toMatch(new RegExp(`^tradegraph: Invalid configuration: ${variable}: [^\\n]+\\n$`));
     expect(stderr).not.toMatch(/\bat .*\.(ts|js):\d+/);
