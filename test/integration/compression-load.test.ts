@@ -7,23 +7,20 @@
 // compression, every answer is served (or refused 503 with Retry-After by the budget of answers in
 // flight) and the peak RSS stays within the same bound; clients that never read hold that budget
 // until it refuses 503 with Retry-After, and give it back once they are gone.
-import { execFileSync, spawn } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { once } from 'node:events';
-import { readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { request } from 'node:http';
 import { connect, type Socket } from 'node:net';
-import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { brotliDecompressSync } from 'node:zlib';
 import { print } from 'graphql';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { DEMO_ACCESS_TOKEN, DEMO_APP_ID, DEMO_PLATFORM_ID, platformIdWithSize } from '../../src/simulator/data.js';
 import { ANSWER_BYTES_IN_FLIGHT } from '../../src/tunables.js';
 import { InventoryItemsFullDocument } from '../generated/graphql.js';
+import { buildBundle, type Bundle } from '../support/bundle.js';
 import { startServiceProcess, type ServiceProcess } from '../support/service-process.js';
 
-const ROOT = fileURLToPath(new URL('../..', import.meta.url));
-const BUILD_DIR = `dist-compression-load-${process.pid}`;
 const READERS = 1000;
 /**
  * The issue's bound for the bystander, with the process under the whole burst. A shared machine
@@ -132,8 +129,9 @@ const answersRefused = (url: string) => metric(url, /^tradegraph_http_answers_re
 
 describe('a thousand readers of one large cached answer (the production bundle)', () => {
   let service: ServiceProcess;
+  let bundle: Bundle | undefined;
   beforeAll(async () => {
-    execFileSync('npm', ['run', '--silent', 'build', '--', `--outdir=${BUILD_DIR}`], { cwd: ROOT, stdio: 'ignore' });
+    bundle = buildBundle('compression-load');
     service = await startServiceProcess(
       {
         NODE_ENV: 'production',
@@ -145,12 +143,12 @@ describe('a thousand readers of one large cached answer (the production bundle)'
         UPSTREAM_CONNECTION_WAIT_MS: '60000',
         HTTP_WRITE_TIMEOUT_MS: '60000',
       },
-      `${BUILD_DIR}/main.js`,
+      bundle.entry,
     );
   }, 120_000);
   afterAll(async () => {
     await service?.stop();
-    rmSync(join(ROOT, BUILD_DIR), { recursive: true, force: true });
+    bundle?.remove();
   });
 
   /**

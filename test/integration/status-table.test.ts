@@ -1,32 +1,26 @@
 // The whole HTTP status table of docs/statuses-and-error-codes.md, under each Accept it names, against
 // the service as `npm start` runs it (development) and as `npm run start:prod` runs the production
 // build with NODE_ENV=production: a row that holds in one mode only fails here.
-import { execFileSync } from 'node:child_process';
-import { rmSync } from 'node:fs';
-import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEMO_APP_KEY } from '../../src/simulator/data.js';
 import { startSimulator, type PartnerSimulator } from '../../src/simulator/server.js';
+import { buildBundle, type Bundle } from '../support/bundle.js';
 import { startServiceProcess, type ServiceProcess } from '../support/service-process.js';
 import { ACCEPT_COLUMNS, STATUS_ROWS, TABLE_ENV, statusOf, type AcceptColumn } from '../support/status-table.js';
 
-const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const COLUMNS = Object.keys(ACCEPT_COLUMNS) as AcceptColumn[];
 
-// The production build goes to a folder of this run's own, beside dist/ (the bundle reads ../schema):
-// main.test.ts builds dist/ meanwhile.
-const BUILD_DIR = `dist-status-table-${process.pid}`;
 
 describe.each([
   ['development (npm start)', 'src/main.ts', {}],
-  ['production (npm run start:prod, NODE_ENV=production)', `${BUILD_DIR}/main.js`, { NODE_ENV: 'production' }],
+  ['production (npm run start:prod, NODE_ENV=production)', 'the bundle', { NODE_ENV: 'production' }],
 ] as const)('the status table, %s', (_mode, entry, modeEnv) => {
   let simulator: PartnerSimulator;
   let service: ServiceProcess;
+  let bundle: Bundle | undefined;
 
   beforeAll(async () => {
-    if (entry !== 'src/main.ts') execFileSync('npm', ['run', '--silent', 'build', '--', `--outdir=${BUILD_DIR}`], { cwd: ROOT, stdio: 'ignore' });
+    if (entry === 'the bundle') bundle = buildBundle('status-table');
     simulator = await startSimulator();
     service = await startServiceProcess(
       {
@@ -40,13 +34,13 @@ describe.each([
         UPSTREAM_TIMEOUT_MS: '60000',
         OPERATION_TIMEOUT_MS: '60000',
       },
-      entry,
+      bundle?.entry ?? 'src/main.ts',
     );
   }, 120_000);
   afterAll(async () => {
     expect(await service?.stop()).toBe(0);
     await simulator?.close();
-    if (entry !== 'src/main.ts') rmSync(join(ROOT, BUILD_DIR), { recursive: true, force: true });
+    bundle?.remove();
   });
 
   const cases = STATUS_ROWS.flatMap((row) => (row.fixedAccept ? [[row.name, row, 'json' as AcceptColumn] as const] : COLUMNS.map((column) => [`${row.name}, Accept ${ACCEPT_COLUMNS[column]}`, row, column] as const)));
