@@ -230,10 +230,7 @@ export const LIVE_MAX_BACKOFF_INTERVALS = 8;
 
 /**
  * A replica reads a live selection itself once the group's lease holder has published nothing for
- * it in this many waits (a holder gone quiet, or a selection of this replica alone); the lease a
- * poll takes lasts as long. Two: one late publication is not yet a dead holder.
+ * it in this many waits (a holder gone quiet, or a selection of this replica alone); the lease lasts
+ * as long past the holder's next poll. Two: one late publication is not yet a dead holder.
  */
 export const LIVE_QUIET_WAITS = 2;
-
-/** The lease holder keeps its lease this share of an interval past its next poll: if it dies, another replica takes the group then. */
-export const LIVE_LEASE_SLACK = 0.5;

@@ -9,7 +9,7 @@ import { GraphQLError, type ExecutionResult } from 'graphql';
 import { Repeater } from 'graphql-yoga';
 import { ErrorCode } from '../errors.js';
 import type { LiveRelay } from './relay.js';
-import { LIVE_LEASE_SLACK, LIVE_MAX_BACKOFF_INTERVALS, LIVE_POLL_JITTER, LIVE_QUIET_WAITS } from '../tunables.js';
+import { LIVE_MAX_BACKOFF_INTERVALS, LIVE_POLL_JITTER, LIVE_QUIET_WAITS } from '../tunables.js';
 
 /** What one poll of a group runs its selections with: made fresh per poll, shared by its selections. */
 export interface Tick {
@@ -285,13 +285,14 @@ export class LiveHub {
 
   #schedule(group: Group): void {
     if (group.closed || this.#closed) return;
-    const { intervalMs, jitter = LIVE_POLL_JITTER } = this.options;
+    const { jitter = LIVE_POLL_JITTER } = this.options;
     const base = this.#baseWait(group);
     // Jitter only lengthens the wait: a key is never read twice within one interval.
     const wait = base + Math.floor(this.#random() * jitter * base);
-    // One lease request per poll, made now: the holder keeps the lease until a while after its next
-    // poll (if it dies, another takes it then), and a replica that does not hold it asks to.
-    group.lease = this.options.relay?.lead(group.key, wait + intervalMs * LIVE_LEASE_SLACK);
+    // One lease request per poll, made now, for the wait and then as long as a follower waits before
+    // reading itself: it covers the next poll's read however slow the partner is, and a holder that
+    // dies is replaced that long after its next poll was due. A replica that does not hold it asks.
+    group.lease = this.options.relay?.lead(group.key, wait + LIVE_QUIET_WAITS * base);
     group.timer = this.#clock.setTimeout(() => void this.#poll(group), wait);
   }
 
@@ -309,9 +310,10 @@ export class LiveHub {
     group.controller.abort();
     if (this.#groups.get(group.key) === group) this.#groups.delete(group.key);
     this.options.relay?.unlisten(group.key);
-    // Held now, or asked for the next poll: given up either way, so another replica need not wait out its time.
-    const { relay } = this.options;
-    if (relay) void (group.lease ?? Promise.resolve(group.leading)).then((held) => held && relay.release(group.key));
+    // Held now, or asked for the next poll: given up either way, so another replica need not wait out
+    // its time. Sent at once, behind any lease request on the same connection; the script deletes
+    // the lease only while this replica holds it.
+    this.options.relay?.release(group.key);
   }
 
   #endGroup(group: Group): void {

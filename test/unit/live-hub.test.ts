@@ -147,11 +147,12 @@ describe('LiveHub', () => {
     hub.close();
   });
 
-  it('with a relay, the holder asks Redis for the lease once per poll, publishes each poll, and gives the lease up when the last subscriber leaves', async () => {
+  it('with a relay, the holder asks Redis for the lease once per poll, long enough to cover its read, publishes each poll, and gives the lease up when the last subscriber leaves', async () => {
     const clock = new FakeClock();
     const calls: string[] = [];
+    const leaseTimes: number[] = [];
     const relay = {
-      lead: async () => (calls.push('lead'), true),
+      lead: async (_group: string, ttlMs: number) => (calls.push('lead'), leaseTimes.push(ttlMs), true),
       release: () => void calls.push('release'),
       publish: () => void calls.push('publish'),
       listen: () => undefined,
@@ -169,6 +170,8 @@ describe('LiveHub', () => {
     // The first read answers at once, without the lease; each later poll asked for it once, when scheduled.
     expect(calls.filter((call) => call === 'lead')).toHaveLength(4);
     expect(calls.filter((call) => call === 'publish')).toHaveLength(3);
+    // Each lease outlasts the wait before its poll by a follower's quiet time: a slow read is still covered.
+    expect(leaseTimes).toEqual(leaseTimes.map(() => INTERVAL + 2 * INTERVAL));
     await events.return?.();
     await flush();
     expect(calls.at(-1)).toBe('release');
