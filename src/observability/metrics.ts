@@ -77,9 +77,25 @@ const DURATION_BUCKETS = [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.
 /** Envelope error codes come from the partner: only short integers become label values. */
 const ENVELOPE_CODE = /^-?\d{1,10}$/;
 
+/**
+ * prom-client's default series (process_*, nodejs_*) describe the process, not one service, and
+ * their collectors (a GC observer, an event-loop delay monitor) are never stopped: made once per
+ * process and registered in every service's registry, rather than made again, and kept, per service.
+ */
+let processMetrics: Registry | undefined;
+
+function processMetricsRegistry(): Registry {
+  if (!processMetrics) {
+    processMetrics = new Registry();
+    collectDefaultMetrics({ register: processMetrics });
+  }
+  return processMetrics;
+}
+
 export function createMetrics(): TradegraphMetrics {
   const registry = new Registry();
-  collectDefaultMetrics({ register: registry });
+  const shared = processMetricsRegistry();
+  for (const { name } of shared.getMetricsAsArray()) registry.registerMetric(shared.getSingleMetric(name)!);
   return {
     registry,
     // In the order the series are listed in a scrape.
