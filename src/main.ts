@@ -44,6 +44,21 @@ async function partnerOf(config: Config, logger: Logger) {
 
 async function main(): Promise<void> {
   const config = stopOnConfigError(() => loadConfig(process.env));
+  const starting = start(config);
+  // Installed in the same tick as the start begins: a signal that arrives while the service is
+  // still starting would otherwise meet Node's default action and end the process without a drain.
+  onStopSignal(starting);
+  await starting;
+}
+
+interface Started {
+  logger: Logger;
+  service: Tradegraph;
+  simulator: PartnerSimulator | null;
+  tracing: Awaited<ReturnType<typeof startTracing>> | null;
+}
+
+async function start(config: Config): Promise<Started> {
   await checkHost(config.host).catch(reportConfigError);
   const logger = createLogger(config.logLevel, await terminalDestination(config.production));
   // A stray rejection is a bug to log and fix, not a reason to drop every request in flight.
@@ -51,21 +66,10 @@ async function main(): Promise<void> {
   // Off unless an OTLP endpoint is configured; the SDK is loaded only then.
   const tracing = config.tracing ? await startTracing(config.tracing) : null;
   if (config.tracing) logger.info({ serviceName: config.tracing.serviceName }, 'OpenTelemetry tracing is on (OTLP/HTTP)');
-
-  const starting = startService(config, logger, tracing);
-  // Installed in the same tick as the start begins: a signal that arrives while the service is
-  // still starting would otherwise meet Node's default action and end the process without a drain.
-  onStopSignal(logger, starting);
-  await starting;
+  return { logger, tracing, ...(await startService(config, logger)) };
 }
 
-interface Started {
-  service: Tradegraph;
-  simulator: PartnerSimulator | null;
-  tracing: Awaited<ReturnType<typeof startTracing>> | null;
-}
-
-async function startService(config: Config, logger: Logger, tracing: Started['tracing']): Promise<Started> {
+async function startService(config: Config, logger: Logger): Promise<Pick<Started, 'service' | 'simulator'>> {
   // Loaded once the settings are known good: a refused setting stops the process before the
   // service's modules (Yoga, graphql, the partner client) are loaded, which takes most of a start.
   const [{ createTradegraph }, { simulator, partnerApiUrl, partnerOpenApiUrl, partnerAppKey, graphiqlHeaders }] = await Promise.all([
@@ -97,7 +101,7 @@ async function startService(config: Config, logger: Logger, tracing: Started['tr
     config.production ? 'tradegraph is serving' : `tradegraph is serving; GraphiQL at ${url}/graphql`,
   );
 
-  return { service, simulator, tracing };
+  return { service, simulator };
 }
 
 /**
@@ -107,21 +111,22 @@ async function startService(config: Config, logger: Logger, tracing: Started['tr
  * SIGHUP (a closed terminal or a supervisor's hang-up) would by default end the process at once,
  * dropping the requests in flight; this service has nothing to reload, so it drains and stops.
  */
-function onStopSignal(logger: Logger, started: Promise<Started | null>): void {
+function onStopSignal(started: Promise<Started>): void {
   let stopping = false;
   const stop = async (signal: string) => {
     if (stopping) return;
     stopping = true;
-    logger.info({ signal }, 'shutting down: finishing requests in flight');
+    // A start that fails ends the process itself (main's catch), with its own message.
     const running = await started.catch(() => null);
-    if (running) {
-      await running.service.close(SHUTDOWN_GRACE_MS);
-      await running.simulator?.close();
-      if (running.tracing) {
-        // Buffered spans are flushed, but an unreachable collector must not hold up the exit.
-        const flushed = running.tracing.shutdown().catch((error: unknown) => logger.warn({ err: error }, 'flushing spans failed'));
-        await Promise.race([flushed, delay(TRACING_FLUSH_MS, undefined, { ref: false })]);
-      }
+    if (!running) return;
+    const { logger, service, simulator, tracing } = running;
+    logger.info({ signal }, 'shutting down: finishing requests in flight');
+    await service.close(SHUTDOWN_GRACE_MS);
+    await simulator?.close();
+    if (tracing) {
+      // Buffered spans are flushed, but an unreachable collector must not hold up the exit.
+      const flushed = tracing.shutdown().catch((error: unknown) => logger.warn({ err: error }, 'flushing spans failed'));
+      await Promise.race([flushed, delay(TRACING_FLUSH_MS, undefined, { ref: false })]);
     }
     logger.info('stopped');
     logger.flush();

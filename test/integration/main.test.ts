@@ -81,6 +81,22 @@ describe.each([
     }
   }, 30_000 + STOP_BOUND_MS);
 
+  it('drains and exits 0 on a SIGTERM that comes while it is still starting', async () => {
+    const port = await closedPort();
+    const run = startNpmScript(script, { PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'info' });
+    try {
+      // Logged as the embedded simulator is up: the service's modules are still loading, and it does not listen yet.
+      await run.waitForLine((line) => line.includes('serving from the embedded partner simulator'));
+      process.kill(run.pid, 'SIGTERM');
+      const exit = await Promise.race([run.exited, delay(STOP_BOUND_MS).then(() => 'npm still running')]);
+      expect(exit, run.lines.join('\n')).toEqual({ code: 0, signal: null });
+      expect(run.logs.map((line) => line.msg)).toEqual(expect.arrayContaining([expect.stringMatching(/^shutting down/), 'stopped']));
+      expect(await portIsFree(port)).toBe(true);
+    } finally {
+      run.killGroup();
+    }
+  }, 30_000 + STOP_BOUND_MS);
+
   it('turns the response cache on with RESPONSE_CACHE_TTL_MS', async () => {
     const service = await startServiceProcess({ RESPONSE_CACHE_TTL_MS: '30000' }, entry);
     try {
