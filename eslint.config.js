@@ -23,7 +23,7 @@ const graphQLConfig = {
 };
 
 export default tseslint.config(
-  { ignores: ['node_modules/', 'dist/', 'src/generated/', 'test/generated/', 'coverage/', 'test-results/'] },
+  { ignores: ['node_modules/', 'dist/', 'dist-*/', 'src/generated/', 'test/generated/', 'coverage/', 'test-results/'] },
   {
     files: ['**/*.ts', '**/*.js'],
     extends: [js.configs.recommended, ...tseslint.configs.recommended],
