@@ -5,12 +5,11 @@
 // the difference between two steps over the callers added. Then a soak at 100,000 callers whose
 // last phase's heap slope says whether anything still grows once every caller is known.
 // `npm run bench -- --growth` runs it (a full run includes it); report.ts renders it.
-import { setTimeout as sleep } from 'node:timers/promises';
-import { drive, type RoundResult } from './drive.js';
-import type { HeapProbe } from './heap.js';
+import { drive } from './drive.js';
+import { soakInPhases, type HeapProbe } from './heap.js';
 import { cpuMsOf, memoryOf } from './processes.js';
 import { rotatingCallersRequests, rotatingCallerToken } from './scenarios.js';
-import { median, round, slopeInterval } from './stats.js';
+import { median, round } from './stats.js';
 
 /** The distinct callers of each step, each step's including the last's (`--growth-callers` sets others). */
 export const GROWTH_CALLERS: readonly number[] = [10, 1_000, 100_000];
@@ -27,7 +26,6 @@ export function growthCallersOf(text: string): number[] {
 export const GROWTH_CONNECTIONS = 10;
 /** The soak at the last step's callers, in phases; the last phase's heap slope is the verdict. */
 export const GROWTH_SOAK_PHASES = 3;
-const HEAP_SAMPLE_MS = 1_000;
 
 /** One target's figures at the end of one step. */
 export interface GrowthFigures {
@@ -159,32 +157,18 @@ export async function measureGrowth(options: {
  * second, and each phase's least-squares slope of it against requests with its 95 % interval.
  */
 async function heapSoak(target: GrowthTarget, callers: number, requests: number, log: (line: string) => void) {
-  const perPhase = Math.ceil(requests / GROWTH_SOAK_PHASES);
-  let done = 0;
   let peakRssMiB = 0;
-  const heap: Array<{ phase: number; requests: number; heapMiB: number }> = [];
-  const results: RoundResult[] = [];
-  for (let phase = 0; phase < GROWTH_SOAK_PHASES; phase++) {
-    let sampling = true;
-    const sampler = (async () => {
-      while (sampling) {
-        const at = done;
-        const used = await target.probe.usedAfterGc();
-        heap.push({ phase, requests: at, heapMiB: used / 2 ** 20 });
-        peakRssMiB = Math.max(peakRssMiB, memoryOf(target.pid).rssMiB);
-        await sleep(HEAP_SAMPLE_MS);
-      }
-    })();
-    results.push(await drive(target.url, rotatingCallersRequests(callers, done % callers), GROWTH_CONNECTIONS, { amount: perPhase }, () => (done += 1)));
-    sampling = false;
-    await sampler;
-    log(`growth soak: phase ${phase + 1}/${GROWTH_SOAK_PHASES} at ${callers} callers, ${done} requests, RSS ${round(memoryOf(target.pid).rssMiB, 1)} MiB`);
-  }
-  const phases = Array.from({ length: GROWTH_SOAK_PHASES }, (_, phase) => {
-    const points = heap.filter((h) => h.phase === phase).map((h) => [h.requests / 10_000, h.heapMiB * 1024] as const);
-    const fit = slopeInterval(points);
-    return { samples: points.length, slopeKiBPer10kRequests: round(fit.slope, 1), low: round(fit.low, 1), high: round(fit.high, 1) };
-  });
+  const { results, phases } = await soakInPhases(
+    target.probe,
+    GROWTH_SOAK_PHASES,
+    requests,
+    (amount, done, count) => drive(target.url, rotatingCallersRequests(callers, done % callers), GROWTH_CONNECTIONS, { amount }, count),
+    {
+      onSample: () => (peakRssMiB = Math.max(peakRssMiB, memoryOf(target.pid).rssMiB)),
+      afterPhase: (phase, done) =>
+        log(`growth soak: phase ${phase + 1}/${GROWTH_SOAK_PHASES} at ${callers} callers, ${done} requests, RSS ${round(memoryOf(target.pid).rssMiB, 1)} MiB`),
+    },
+  );
   return {
     target: target.name,
     callers,

@@ -37,8 +37,8 @@ import {
 import { drive, type RoundResult } from './drive.js';
 import { drivePaced } from './paced.js';
 import { withinMinimum, type Calls, type Figures } from './report.js';
-import { median, ratio, round, slope, slopeInterval } from './stats.js';
-import { openHeapProbe } from './heap.js';
+import { median, ratio, round, slope } from './stats.js';
+import { HEAP_SAMPLE_MS, openHeapProbe, soakInPhases } from './heap.js';
 import { GROWTH_CALLERS, growthCallersOf, measureGrowth, stepRequestsOf, type GrowthTarget } from './growth.js';
 import { driveWrk, WRK } from './wrk.js';
 
@@ -688,8 +688,6 @@ async function main(): Promise<void> {
 
 /** The soak's phases: the heap's slope is read in each, so that a leak shows as one that does not flatten. */
 const SOAK_PHASES = 3;
-/** How often the soak samples the facade's heap after a full collection. */
-const HEAP_SAMPLE_MS = 1_000;
 
 /**
  * SOAK_REQUESTS requests of scenario (e) against the facade with the response cache, in three
@@ -704,39 +702,23 @@ async function soak(simulatorUrl: string, facade: Target, scenario: Scenario, in
   const probe = await openHeapProbe(inspectorPort);
   let done = 0;
   const samples: Array<{ seconds: number; requests: number; rssMiB: number }> = [];
-  const heap: Array<{ phase: number; requests: number; heapMiB: number }> = [];
   const started = Date.now();
   const take = () => samples.push({ seconds: round((Date.now() - started) / 1000, 1), requests: done, rssMiB: round(memoryOf(pid).rssMiB, 1) });
   take();
   const timer = setInterval(take, 1000);
   // The simulator keeps a bounded list of call records; start it from empty.
   await fetch(`${simulatorUrl}/__simulator/reset`, { method: 'POST' }).then((r) => r.arrayBuffer());
-  const perPhase = Math.ceil(SOAK_REQUESTS / SOAK_PHASES);
-  const results: RoundResult[] = [];
-  for (let phase = 0; phase < SOAK_PHASES; phase++) {
-    let sampling = true;
-    const sampler = (async () => {
-      while (sampling) {
-        const requests = done;
-        const used = await probe.usedAfterGc();
-        heap.push({ phase, requests, heapMiB: round(used / 2 ** 20, 3) });
-        await new Promise((resolve) => setTimeout(resolve, HEAP_SAMPLE_MS));
-      }
-    })();
-    results.push(await drive(facade.child.url, scenario.facade, scenario.connections, { amount: perPhase }, () => (done += 1)));
-    sampling = false;
-    await sampler;
-    console.log(`soak: phase ${phase + 1}/${SOAK_PHASES} done, ${done} requests, RSS ${round(memoryOf(pid).rssMiB, 1)} MiB`);
-  }
+  const { results, heap, phases } = await soakInPhases(
+    probe,
+    SOAK_PHASES,
+    SOAK_REQUESTS,
+    // Counted here too, for the RSS samples taken each second beside the heap's.
+    (amount, _done, count) => drive(facade.child.url, scenario.facade, scenario.connections, { amount }, () => (count(), (done += 1))),
+    { afterPhase: (phase, done) => console.log(`soak: phase ${phase + 1}/${SOAK_PHASES} done, ${done} requests, RSS ${round(memoryOf(pid).rssMiB, 1)} MiB`) },
+  );
   clearInterval(timer);
   take();
   probe.close();
-  // Per phase, in KiB of heap per 10,000 requests.
-  const phases = Array.from({ length: SOAK_PHASES }, (_, phase) => {
-    const points = heap.filter((h) => h.phase === phase).map((h) => [h.requests / 10_000, h.heapMiB * 1024] as const);
-    const fit = slopeInterval(points);
-    return { samples: points.length, slopeKiBPer10kRequests: round(fit.slope, 1), low: round(fit.low, 1), high: round(fit.high, 1) };
-  });
   const summary = {
     requests: results.reduce((sum, r) => sum + r.requests, 0),
     non2xx: results.reduce((sum, r) => sum + r.non2xx, 0),
