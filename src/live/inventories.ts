@@ -22,7 +22,7 @@ import {
   type OperationDefinitionNode,
 } from 'graphql';
 import type { YogaInitialContext } from 'graphql-yoga';
-import { buildContext, type ContextDependencies, type TradegraphContext } from '../context.js';
+import { buildContext, clientGoneSignal, type ContextDependencies, type TradegraphContext } from '../context.js';
 import { credentialKeyOf } from '../credentials.js';
 import { withoutHttpStatus, BadUserInputError, OperationLimitError, OverloadedError, UnauthenticatedError } from '../errors.js';
 import { toInventoryRef } from '../inventory/model.js';
@@ -69,6 +69,8 @@ export function createLiveInventories(options: LiveInventoriesOptions): LiveInve
 /** One open subscription's selection, its caller and its inventory, once its arguments are checked. */
 interface Opening {
   query: DocumentNode;
+  /** The query as text: part of its selection's key in the group. */
+  printed: string;
   operationName: string | null | undefined;
   variableValues: Record<string, unknown>;
   responseKey: string;
@@ -142,7 +144,7 @@ class LiveService implements LiveInventories {
       throw new OperationLimitError('liveSubscriptions', `One caller may hold ${maxPerCredential} live subscriptions at once; close one first.`, maxPerCredential);
     }
     return {
-      query: asQuery(args.document, operation),
+      ...queryOf(args.document, operation),
       operationName: args.operationName,
       variableValues,
       responseKey: field.alias?.value ?? field.name.value,
@@ -155,11 +157,11 @@ class LiveService implements LiveInventories {
 
   /** Joins the subscription to its group's poll; counted against its caller until it ends. */
   #subscribe(args: ExecutionArgs, opening: Opening): AsyncIterableIterator<ExecutionResult> {
-    const { query, operationName, variableValues, responseKey, accessToken, credentialKey, context } = opening;
+    const { query, printed, operationName, variableValues, responseKey, accessToken, credentialKey, context } = opening;
     const { spend } = this.#options;
     this.#perCredential.set(credentialKey, (this.#perCredential.get(credentialKey) ?? 0) + 1);
     const events = this.hub.subscribe(opening.group, {
-      key: `${operationName ?? ''}\u0000${print(query)}\u0000${stableStringify(variableValues)}`,
+      key: `${operationName ?? ''}\u0000${printed}\u0000${stableStringify(variableValues)}`,
       run: async (tick) => {
         const poll = this.#contextOf(tick, accessToken, credentialKey);
         const result = await execute({ schema: args.schema, document: query, operationName, variableValues, contextValue: poll.context });
@@ -174,7 +176,8 @@ class LiveService implements LiveInventories {
     });
     // Over SSE, a client that leaves is seen here: the stream Yoga reads from is not cancelled
     // when the connection closes, and would poll for no one until the next keep-alive fails.
-    (context as { res?: ServerResponse }).res?.once('close', () => void events.return?.());
+    const { res } = context as { res?: ServerResponse };
+    if (res) clientGoneSignal(res).addEventListener('abort', () => void events.return?.(), { once: true });
     return events;
   }
 
@@ -197,12 +200,24 @@ class LiveService implements LiveInventories {
   }
 }
 
-/** The subscription's document with its operation a query: Query.inventory takes the same arguments and selection. */
-function asQuery(document: DocumentNode, operation: OperationDefinitionNode): DocumentNode {
-  return {
-    ...document,
-    definitions: document.definitions.map((definition) => (definition === operation ? { ...operation, operation: OperationTypeNode.QUERY } : definition)),
-  };
+/**
+ * The subscription's document with its operation a query (Query.inventory takes the same arguments
+ * and selection), and its text: made once per operation, so that every subscription of one
+ * document (Yoga's parse cache and the trusted documents hand out the same node) shares the price
+ * plan and compiled work keyed by the query's document.
+ */
+const queries = new WeakMap<OperationDefinitionNode, { query: DocumentNode; printed: string }>();
+
+function queryOf(document: DocumentNode, operation: OperationDefinitionNode): { query: DocumentNode; printed: string } {
+  let made = queries.get(operation);
+  if (!made) {
+    const query: DocumentNode = {
+      ...document,
+      definitions: document.definitions.map((definition) => (definition === operation ? { ...operation, operation: OperationTypeNode.QUERY } : definition)),
+    };
+    queries.set(operation, (made = { query, printed: print(query) }));
+  }
+  return made;
 }
 
 /**
