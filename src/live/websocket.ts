@@ -10,9 +10,8 @@ import { GraphQLError, type DocumentNode, type ExecutionArgs } from 'graphql';
 import type { GraphQLParams, YogaServerInstance } from 'graphql-yoga';
 import { useServer } from 'graphql-ws/use/ws';
 import { WebSocketServer } from 'ws';
-import { documentHashOf } from '../config.js';
 import { PersistedQueryNotFoundError, PersistedQueryOnlyError, withoutHttpStatus } from '../errors.js';
-import { documentIdOf, type TrustedDocuments } from '../plugins/trusted-documents.js';
+import { documentIdOf, trustedDocumentOf, type TrustedDocuments } from '../plugins/trusted-documents.js';
 import { variablesDepthRefusal } from '../plugins/variables-depth-limit.js';
 
 export interface WebSocketOptions {
@@ -37,9 +36,7 @@ type EnvelopedParse = Pick<ReturnType<WebSocketOptions['yoga']['getEnveloped']>,
 function documentOf(params: GraphQLParams, request: Request, enveloped: EnvelopedParse, options: WebSocketOptions): DocumentNode | readonly GraphQLError[] {
   const id = documentIdOf(params, request);
   if (id !== null) {
-    const hash = documentHashOf(id);
-    const trusted = hash === null ? undefined : options.trustedDocuments.get(hash);
-    return trusted ?? [new PersistedQueryNotFoundError(id)];
+    return trustedDocumentOf(options.trustedDocuments, id) ?? [new PersistedQueryNotFoundError(id)];
   }
   if (options.trustedDocumentsOnly || typeof params.query !== 'string') return [new PersistedQueryOnlyError()];
   const document = enveloped.parse(params.query);

@@ -31,14 +31,17 @@ export function documentIdOf(params: GraphQLParams, request: Request): string | 
   return defaultExtractPersistedOperationId(params, request, {});
 }
 
+/** The trusted document a request names by `id` (a hash, with or without its `sha256:` prefix), or null. */
+export function trustedDocumentOf(documents: TrustedDocuments, id: string): DocumentNode | null {
+  const hash = documentHashOf(id);
+  return (hash !== null && documents.get(hash)) || null;
+}
+
 export function useTrustedDocuments<TContext extends object>({ documents, only }: TrustedDocumentsOptions): Plugin<TContext> {
   const persisted = usePersistedOperations<Record<string, unknown>>({
     // The prepared DocumentNode itself, so Yoga parses nothing and every cache keyed by the
     // document (cost plan, compiled query) holds one entry per trusted document.
-    getPersistedOperation: (id) => {
-      const hash = documentHashOf(id);
-      return (hash !== null && documents.get(hash)) || null;
-    },
+    getPersistedOperation: (id) => trustedDocumentOf(documents, id),
     allowArbitraryOperations: !only,
     extractPersistedOperationId: documentIdOf,
     // Validated (with the limits) once, at start.
