@@ -320,11 +320,6 @@ export class IncrementalDeliveryNotAcceptedError extends TradegraphError {
 }
 
 /**
- * The one printer of an error answer made outside GraphQL execution (a refusal of the HTTP layer,
- * the shedding and answer budgets), as Yoga prints its own: message and extensions, without the
- * `http` extension that only tells Yoga the status.
- */
-/**
  * The error without its `http` extension, for a stream's event or a WebSocket message: there the
  * status would make Yoga answer the stream's request 4xx (a streaming client sees a network
  * failure, not the error), or reach the client as a field Yoga strips everywhere else.
@@ -335,6 +330,11 @@ export function withoutHttpStatus(error: GraphQLError): GraphQLError {
   return new GraphQLError(error.message, { nodes: error.nodes, path: error.path, extensions });
 }
 
+/**
+ * The one printer of an error answer made outside GraphQL execution (a refusal of the HTTP layer,
+ * the shedding and answer budgets), as Yoga prints its own: message and extensions, without the
+ * `http` extension that only tells Yoga the status.
+ */
 export function errorAnswerBody({ message, extensions }: { message: string; extensions: Readonly<Record<string, unknown>> }): string {
   const { http: _http, ...printed } = extensions;
   return JSON.stringify({ errors: [{ message, extensions: printed }] });

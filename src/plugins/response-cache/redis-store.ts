@@ -1,6 +1,7 @@
 // The response cache's Redis store, shared by every replica: one versioned, tagged value per answer
 // under REDIS_KEY_PREFIXES.responseCache, expiring with the answer's TTL and stale-if-error window.
 import type { Logger } from 'pino';
+import { isRecord } from '../../partner/error-from-response.js';
 import type { SharedRedis } from '../../redis.js';
 import { REDIS_KEY_PREFIXES } from '../../redis-keys.js';
 import { REDIS_VALUE_TAG_BYTES } from '../../redis-values.js';
@@ -21,7 +22,7 @@ interface RedisEnvelope {
 /** A GETRANGE of a key that holds no string. */
 const WRONG_TYPE = Symbol('wrongType');
 
-export interface RedisStoreOptions {
+interface RedisStoreOptions {
   maxEntryBytes: number;
   staleIfErrorMs: number;
   logger: Logger;
@@ -115,8 +116,4 @@ function envelopeOf(text: string): RedisEnvelope | string {
     Object.keys(data).length > 0 &&
     Object.keys(rest).length === 0;
   return wellFormed ? (value as unknown as RedisEnvelope) : 'not an answer envelope of this service (v 1, at, ttl, data)';
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }

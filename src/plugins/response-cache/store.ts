@@ -6,7 +6,7 @@ import { createInProcessStore, type InProcessStore } from './in-process-store.js
 import { createRedisStore } from './redis-store.js';
 import type { ResponseStore } from './store-contract.js';
 
-export interface StoreChoice {
+interface StoreChoice {
   redis?: SharedRedis;
   maxBytes: number;
   maxEntryBytes: number;
