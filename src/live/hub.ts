@@ -8,7 +8,7 @@ import stableStringify from 'fast-json-stable-stringify';
 import { GraphQLError, type ExecutionResult } from 'graphql';
 import { Repeater } from 'graphql-yoga';
 import { ErrorCode } from '../errors.js';
-import type { LiveRelay } from './relay.js';
+import { published, type LiveRelay } from './relay.js';
 import { LIVE_MAX_BACKOFF_INTERVALS, LIVE_POLL_JITTER, LIVE_QUIET_WAITS } from '../tunables.js';
 
 /** What one poll of a group runs its selections with: made fresh per poll, shared by its selections. */
@@ -121,7 +121,7 @@ export class LiveHub {
   /** Subscribers open now. */
   get subscribers(): number {
     let count = 0;
-    for (const group of this.#groups.values()) for (const selection of group.selections.values()) count += selection.sinks.size;
+    for (const group of this.#groups.values()) count += subscribersOf(group.selections.values());
     return count;
   }
 
@@ -190,9 +190,7 @@ export class LiveHub {
     if (group.closed) return;
     if (selections.length > 0) {
       const tick = (group.tick = this.#newTick(group));
-      let subscribers = 0;
-      for (const selection of selections) subscribers += selection.sinks.size;
-      this.options.onPoll?.(subscribers);
+      this.options.onPoll?.(subscribersOf(selections));
       const failed = await this.#runSelections(group, selections, tick);
       if (group.closed) return;
       for (const selection of selections) for (const sink of selection.sinks) this.#charge(sink);
@@ -229,10 +227,7 @@ export class LiveHub {
       results.push(result);
     }
     if (selections.length === 0) return;
-    this.options.onPoll?.(
-      selections.reduce((count, selection) => count + selection.sinks.size, 0),
-      true,
-    );
+    this.options.onPoll?.(subscribersOf(selections), true);
     // Its failures back this replica off too, should it have to poll a selection itself.
     group.failures = this.#deliver(group, selections, results) ? group.failures + 1 : 0;
     if (group.closed) return;
@@ -256,7 +251,7 @@ export class LiveHub {
       const codes = (result.errors ?? []).map((error) => error.extensions?.code);
       if (codes.some((code) => typeof code === 'string' && UPSTREAM_FAILURES.has(code))) failed = true;
       if (codes.includes(ErrorCode.UNAUTHENTICATED)) refused = true;
-      const last = { fingerprint: stableStringify({ data: result.data, errors: result.errors?.map(formatted) }), result };
+      const last = { fingerprint: stableStringify(published(result)), result };
       selection.last = last;
       for (const sink of selection.sinks) this.#send(sink, last);
     });
@@ -323,8 +318,10 @@ export class LiveHub {
   }
 }
 
-function formatted(error: GraphQLError | { message: string; extensions?: unknown }): unknown {
-  return { message: error.message, path: 'path' in error ? error.path : undefined, extensions: error.extensions };
+function subscribersOf(selections: Iterable<Selection>): number {
+  let count = 0;
+  for (const selection of selections) count += selection.sinks.size;
+  return count;
 }
 
 /** A run that threw rather than answering errors: the service's fault, which Yoga masks. */

@@ -46,7 +46,7 @@ function withLeaseCommands(client: Redis): Redis & LeaseCommands {
 }
 
 /** A result as published: its errors as GraphQL formats them, without locations (each replica's document is its own). */
-interface Published {
+export interface Published {
   data?: unknown;
   errors?: { message: string; path?: readonly (string | number)[]; extensions?: Record<string, unknown> }[];
 }
@@ -111,7 +111,8 @@ export function createRedisRelay(redis: SharedRedis, logger: Logger): LiveRelay 
   };
 }
 
-function published({ data, errors }: ExecutionResult): Published {
+/** A result as its errors print (message, path, extensions): what is published, and what tells one result from another (hub.ts). */
+export function published({ data, errors }: ExecutionResult): Published {
   return { data, errors: errors?.map(({ message, path, extensions }) => ({ message, path, extensions })) };
 }
 
